@@ -1,0 +1,37 @@
+//===- Backend.h - What the runner asks of a backend besides the mgpu ABI -===//
+//
+// The JIT'd program talks to a backend only through the mgpu ABI; the runner
+// itself uses these few functions around the program's run. Each backend's
+// wrapper library defines them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_WRAPPERS_BACKEND_H
+#define GPU_RUNNER_WRAPPERS_BACKEND_H
+
+#include <string>
+
+namespace gpu_runner {
+
+struct BackendOptions {
+  /// The device that runs the program.
+  int device = 0;
+};
+
+/// The backend's name, as `--version` prints it: "host", "cuda" or "hip".
+const char *backendName();
+
+/// Prepares the backend before any runtime call. On failure returns false
+/// and sets `error` to a sentence that says what is missing.
+bool initializeBackend(const BackendOptions &options, std::string &error);
+
+/// Called once the program's entry point has returned: waits for all work
+/// still queued, reports what the program leaked (device allocations,
+/// streams, ...) on stderr as warnings and releases the backend's
+/// resources. Runtime errors found here stop the process with exit status 1
+/// like any other.
+void finalizeBackend();
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_WRAPPERS_BACKEND_H
