@@ -1,0 +1,95 @@
+//===- RuntimeErrorTest.cpp - Diagnostics of the wrapper libraries --------===//
+//
+// The diagnostic format every runtime error and warning uses, and the
+// process-level behaviour of a fatal error (exit status 1, program output
+// flushed first).
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/common/RuntimeError.h"
+
+#include "unittests/wrappers/TestSupport.h"
+
+#include <cstdio>
+#include <iostream>
+
+using namespace gpu_runner;
+using namespace gpu_runner::test;
+
+TEST_CASE("diagnostics put the file location first and the op name after the "
+          "severity",
+          "[error]") {
+  CHECK(formatDiagnostic("gpu.memcpy@file.mlir:12:5", "error", "boom") ==
+        "file.mlir:12:5: error: gpu.memcpy: boom");
+  CHECK(formatDiagnostic("gpu.alloc@dir/a@b.mlir:1:2", "warning", "leak") ==
+        "dir/a@b.mlir:1:2: warning: gpu.alloc: leak");
+  CHECK(formatDiagnostic("gpu.memcpy", "error", "boom") ==
+        "error: gpu.memcpy: boom");
+  CHECK(formatDiagnostic(nullptr, "error", "boom") == "error: boom");
+  CHECK(formatDiagnostic("", "error", "boom") == "error: boom");
+}
+
+TEST_CASE("ops are named in messages with their location when they have one",
+          "[error]") {
+  CHECK(describeOp("gpu.alloc@f.mlir:3:5") == "gpu.alloc at f.mlir:3:5");
+  CHECK(describeOp("gpu.alloc") == "gpu.alloc");
+  CHECK(describeOp(static_cast<const char *>(nullptr)) == "an unknown op");
+  CHECK(describeOp(std::string("gpu.dealloc@g.mlir:9:1")) ==
+        "gpu.dealloc at g.mlir:9:1");
+  CHECK(opName("gpu.memset@f.mlir:1:1") == "gpu.memset");
+  CHECK(opName("gpu.memset") == "gpu.memset");
+  CHECK(formatPointer(reinterpret_cast<void *>(0x1234)) == "0x1234");
+}
+
+TEST_CASE("a Status carries the location of the op it belongs to", "[error]") {
+  Status ok;
+  CHECK(ok.ok());
+  Status error = Status::error("bad");
+  CHECK_FALSE(error.ok());
+  CHECK(error.message() == "bad");
+  CHECK(error.loc().empty());
+  Status elsewhere = Status::errorAt("gpu.memcpy@f.mlir:2:3", "late");
+  CHECK_FALSE(elsewhere.ok());
+  CHECK(elsewhere.loc() == "gpu.memcpy@f.mlir:2:3");
+  CHECK(elsewhere.message() == "late");
+}
+
+TEST_CASE("a fatal error flushes the program's output, prints one line and "
+          "exits with status 1",
+          "[error]") {
+  ChildResult result = runInChild([] {
+    std::printf("printf output, no newline");
+    std::cout << " and cout output";
+    reportFatalError("gpu.memcpy@f.mlir:7:9", "something broke");
+  });
+  CHECK(result.exited);
+  CHECK(result.exitStatus == 1);
+  CHECK(result.out == "printf output, no newline and cout output");
+  CHECK(result.err == "f.mlir:7:9: error: gpu.memcpy: something broke\n");
+}
+
+TEST_CASE("reportIfError uses the location a Status carries, if any",
+          "[error]") {
+  ChildResult result = runInChild([] {
+    reportIfError(Status(), "gpu.wait@f.mlir:1:1");
+    reportIfError(Status::errorAt("gpu.launch_func@k.mlir:4:2", "failed"),
+                  "gpu.wait@f.mlir:9:1");
+  });
+  CHECK(result.exitStatus == 1);
+  CHECK(result.err == "k.mlir:4:2: error: gpu.launch_func: failed\n");
+
+  result = runInChild(
+      [] { reportIfError(Status::error("failed"), "gpu.wait@f.mlir:9:1"); });
+  CHECK(result.exitStatus == 1);
+  CHECK(result.err == "f.mlir:9:1: error: gpu.wait: failed\n");
+}
+
+TEST_CASE("a warning does not stop the program", "[error]") {
+  ChildResult result = runInChild([] {
+    reportWarning("gpu.alloc@f.mlir:2:2", "leaked");
+    std::printf("still running\n");
+  });
+  CHECK(result.exitStatus == 0);
+  CHECK(result.err == "f.mlir:2:2: warning: gpu.alloc: leaked\n");
+  CHECK(result.out == "still running\n");
+}

@@ -1,0 +1,419 @@
+//===- RuntimeTest.cpp - The host backend's mgpu ops ----------------------===//
+//
+// The ops as the program calls them: copies and memsets between host and
+// device memory on streams and synchronously, checks at enqueue time in
+// program order, strided descriptors, host registration, the leak report,
+// and (in child processes, since errors end the process) the extern "C"
+// layer's exact diagnostics and exit status.
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/host/Runtime.h"
+
+#include "wrappers/Backend.h"
+#include "wrappers/MgpuAbi.h"
+
+#include "unittests/wrappers/TestSupport.h"
+
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+using namespace gpu_runner;
+using namespace gpu_runner::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+void *allocate(HostRuntime &runtime, uint64_t bytes, void *stream = nullptr,
+               const char *loc = "gpu.alloc@r.mlir:1:1") {
+  void *result = nullptr;
+  REQUIRE_OK(runtime.allocate(bytes, stream, false, loc, result));
+  REQUIRE(result);
+  return result;
+}
+
+void *createStream(HostRuntime &runtime) {
+  void *stream = nullptr;
+  REQUIRE_OK(runtime.createStream(stream));
+  return stream;
+}
+
+/// Holds `stream` until `gate` opens.
+void hold(HostRuntime &runtime, void *stream, Gate &gate) {
+  REQUIRE_OK(runtime.streams().enqueue(
+      stream,
+      [&gate] {
+        gate.wait();
+        return Status();
+      },
+      "test"));
+}
+
+} // namespace
+
+TEST_CASE("data goes to device memory and back through a stream", "[runtime]") {
+  HostRuntime runtime;
+  void *stream = createStream(runtime);
+  std::vector<int32_t> in(1000), out(1000, -1);
+  std::iota(in.begin(), in.end(), 0);
+  void *device = allocate(runtime, 4000, stream);
+  REQUIRE_OK(runtime.memcpy(device, in.data(), 4000, stream, "gpu.memcpy"));
+  REQUIRE_OK(runtime.memcpy(out.data(), device, 4000, stream, "gpu.memcpy"));
+  REQUIRE_OK(runtime.free(device, stream, "gpu.dealloc"));
+  REQUIRE_OK(runtime.synchronizeStream(stream));
+  CHECK(out == in);
+  REQUIRE_OK(runtime.destroyStream(stream));
+}
+
+TEST_CASE("a copy enqueued after an asynchronous free is a use after free, "
+          "even before the free runs",
+          "[runtime]") {
+  HostRuntime runtime;
+  void *stream = createStream(runtime);
+  Gate gate;
+  hold(runtime, stream, gate);
+  void *device = allocate(runtime, 64, nullptr, "gpu.alloc@u.mlir:2:3");
+  REQUIRE_OK(runtime.free(device, stream, "gpu.dealloc@u.mlir:5:3"));
+  char host[64];
+  REQUIRE_ERROR(
+      runtime.memcpy(host, device, 64, stream, "gpu.memcpy@u.mlir:6:3"),
+      "use after free: the source is in the 64-byte allocation made "
+      "by gpu.alloc at u.mlir:2:3, which was freed by gpu.dealloc "
+      "at u.mlir:5:3");
+  // The pages are still there until the stream reaches the free.
+  CHECK(runtime.memory().quarantinedBytes() == 0);
+  gate.open();
+  REQUIRE_OK(runtime.synchronizeStream(stream));
+  CHECK(runtime.memory().quarantinedBytes() > 0);
+}
+
+TEST_CASE("copies are checked on both sides", "[runtime]") {
+  HostRuntime runtime;
+  void *device = allocate(runtime, 100, nullptr, "gpu.alloc@o.mlir:1:5");
+  std::vector<char> host(200);
+  REQUIRE_ERROR(runtime.memcpy(device, host.data(), 120, nullptr, "gpu.memcpy"),
+                "out of bounds: the destination spans bytes [0, 120) of the "
+                "100-byte allocation made by gpu.alloc at o.mlir:1:5: 20 bytes "
+                "past its end");
+  REQUIRE_ERROR(runtime.memcpy(host.data(), device, 101, nullptr, "gpu.memcpy"),
+                "out of bounds: the source spans bytes [0, 101)");
+  REQUIRE_ERROR(runtime.memcpy(nullptr, device, 1, nullptr, "gpu.memcpy"),
+                "the destination is a null pointer");
+  REQUIRE_OK(runtime.memcpy(host.data(), device, 100, nullptr, "gpu.memcpy"));
+  REQUIRE_ERROR(runtime.memcpy(host.data(), device, 4,
+                               reinterpret_cast<void *>(77), "gpu.memcpy"),
+                "invalid stream handle 0x4d");
+}
+
+TEST_CASE("a synchronous copy waits for the streams before it", "[runtime]") {
+  HostRuntime runtime;
+  void *stream = createStream(runtime);
+  void *device = allocate(runtime, 4 * 256);
+  Gate gate;
+  hold(runtime, stream, gate);
+  REQUIRE_OK(runtime.memset(device, 0x01020304, 4, 256, stream, "gpu.memset"));
+  DelayedOpener opener(gate, 30ms);
+  std::vector<uint32_t> out(256, 0);
+  REQUIRE_OK(
+      runtime.memcpy(out.data(), device, 4 * 256, nullptr, "gpu.memcpy"));
+  CHECK(out == std::vector<uint32_t>(256, 0x01020304));
+}
+
+TEST_CASE("memsets of 1, 2, 4 and 8 byte elements fill device memory",
+          "[runtime][memset]") {
+  HostRuntime runtime;
+  void *stream = createStream(runtime);
+  const uint64_t count = 101;
+  void *device = allocate(runtime, 8 * (count + 1));
+  std::vector<unsigned char> out(8 * (count + 1));
+
+  REQUIRE_OK(
+      runtime.memset(device, 0, 1, 8 * (count + 1), stream, "gpu.memset"));
+  REQUIRE_OK(runtime.memset(device, 0xab, 1, count, stream, "gpu.memset"));
+  REQUIRE_OK(
+      runtime.memcpy(out.data(), device, out.size(), stream, "gpu.memcpy"));
+  REQUIRE_OK(runtime.synchronizeStream(stream));
+  CHECK(out[0] == 0xab);
+  CHECK(out[count - 1] == 0xab);
+  CHECK(out[count] == 0);
+
+  for (int64_t elementSize : {2, 4, 8}) {
+    INFO("element size " << elementSize);
+    const uint64_t value = 0x1122334455667788;
+    REQUIRE_OK(
+        runtime.memset(device, 0, 1, 8 * (count + 1), nullptr, "gpu.memset"));
+    REQUIRE_OK(runtime.memset(device, value, elementSize, count, stream,
+                              "gpu.memset"));
+    REQUIRE_OK(
+        runtime.memcpy(out.data(), device, out.size(), stream, "gpu.memcpy"));
+    REQUIRE_OK(runtime.synchronizeStream(stream));
+    uint64_t mask = elementSize == 8 ? ~uint64_t(0)
+                                     : (uint64_t(1) << (8 * elementSize)) - 1;
+    bool right = true;
+    for (uint64_t i = 0; i < count; ++i) {
+      uint64_t element = 0;
+      std::memcpy(&element, out.data() + i * elementSize, elementSize);
+      right &= element == (value & mask);
+    }
+    CHECK(right);
+    CHECK(out[count * elementSize] == 0);
+  }
+  REQUIRE_ERROR(runtime.memset(device, 0, 4, 8 * count, stream, "gpu.memset"),
+                "out of bounds: the destination spans bytes [0, 3232) of the "
+                "816-byte allocation");
+  REQUIRE_ERROR(runtime.memset(device, 0, 3, 1, stream, "gpu.memset"),
+                "cannot fill elements of 3 bytes");
+}
+
+TEST_CASE("a strided copy writes a 2x3 window of a 6x6 device matrix",
+          "[runtime][strided]") {
+  HostRuntime runtime;
+  void *stream = createStream(runtime);
+  void *matrix = allocate(runtime, 36 * 4);
+  REQUIRE_OK(runtime.memset(matrix, 0xffffffff, 4, 36, stream, "gpu.memset"));
+  int32_t window[6] = {1, 2, 3, 4, 5, 6};
+  {
+    // Descriptors live on this block's stack only: the op must copy them.
+    Descriptor<2> dst{matrix, matrix, 2 * 6 + 1, {2, 3}, {6, 1}};
+    Descriptor<2> src{window, window, 0, {2, 3}, {3, 1}};
+    REQUIRE_OK(runtime.memcpyStrided(2, &dst, &src, 4, stream, "gpu.memcpy"));
+    std::memset(&dst, 0, sizeof(dst));
+    std::memset(&src, 0, sizeof(src));
+  }
+  std::vector<int32_t> out(36);
+  REQUIRE_OK(runtime.memcpy(out.data(), matrix, 36 * 4, stream, "gpu.memcpy"));
+  REQUIRE_OK(runtime.synchronizeStream(stream));
+  std::vector<int32_t> expected(36, -1);
+  int next = 1;
+  for (int row = 2; row < 4; ++row)
+    for (int column = 1; column < 4; ++column)
+      expected[row * 6 + column] = next++;
+  CHECK(out == expected);
+
+  // The same window moved to (5, 4) runs off the matrix.
+  Descriptor<2> offEnd{matrix, matrix, 5 * 6 + 4, {2, 3}, {6, 1}};
+  Descriptor<2> src{window, window, 0, {2, 3}, {3, 1}};
+  REQUIRE_ERROR(
+      runtime.memcpyStrided(2, &offEnd, &src, 4, stream, "gpu.memcpy"),
+      "out of bounds: the destination spans bytes [136, 172) of the "
+      "144-byte allocation made by gpu.alloc at r.mlir:1:1: 28 bytes "
+      "past its end");
+  Descriptor<2> transposed{window, window, 0, {3, 2}, {2, 1}};
+  REQUIRE_ERROR(
+      runtime.memcpyStrided(2, &transposed, &src, 4, stream, "gpu.memcpy"),
+      "shape mismatch: the source is 2x3 but the destination is 3x2");
+  Descriptor<2> negative{window, window, 0, {-1, 3}, {3, 1}};
+  REQUIRE_ERROR(
+      runtime.memcpyStrided(2, &negative, &src, 4, stream, "gpu.memcpy"),
+      "the destination has a negative size, -1, in dimension 0");
+  // Empty copies touch nothing, whatever the pointers.
+  Descriptor<2> emptyDst{nullptr, nullptr, 0, {0, 3}, {3, 1}};
+  Descriptor<2> emptySrc{nullptr, nullptr, 0, {0, 3}, {3, 1}};
+  REQUIRE_OK(
+      runtime.memcpyStrided(2, &emptyDst, &emptySrc, 4, stream, "gpu.memcpy"));
+  REQUIRE_OK(runtime.synchronizeStream(stream));
+}
+
+TEST_CASE("a strided memset fills one column of a device matrix",
+          "[runtime][strided][memset]") {
+  HostRuntime runtime;
+  void *matrix = allocate(runtime, 4 * 5 * 8);
+  Descriptor<2> column{matrix, matrix, 3, {4, 1}, {5, 1}};
+  REQUIRE_OK(runtime.memsetStrided(2, &column, 8, 0xfedcba9876543210, nullptr,
+                                   "gpu.memset"));
+  std::vector<uint64_t> out(20);
+  REQUIRE_OK(runtime.memcpy(out.data(), matrix, 160, nullptr, "gpu.memcpy"));
+  for (int row = 0; row < 4; ++row)
+    for (int c = 0; c < 5; ++c) {
+      INFO("row " << row << " column " << c);
+      CHECK(out[row * 5 + c] == (c == 3 ? 0xfedcba9876543210 : 0));
+    }
+  Descriptor<2> tooFar{matrix, matrix, 4, {5, 1}, {5, 1}};
+  REQUIRE_ERROR(runtime.memsetStrided(2, &tooFar, 8, 0, nullptr, "gpu.memset"),
+                "out of bounds: the destination spans bytes [32, 200) of the "
+                "160-byte allocation");
+}
+
+TEST_CASE("asynchronous ops on a released stream are errors", "[runtime]") {
+  HostRuntime runtime;
+  void *stream = createStream(runtime);
+  void *device = allocate(runtime, 16);
+  REQUIRE_OK(runtime.destroyStream(stream));
+  const char *released = "the stream of this op's async dependency was "
+                         "already released by a gpu.wait";
+  char host[16];
+  REQUIRE_ERROR(runtime.memcpy(host, device, 16, stream, "gpu.memcpy"),
+                released);
+  REQUIRE_ERROR(runtime.memset(device, 0, 1, 16, stream, "gpu.memset"),
+                released);
+  void *result = nullptr;
+  REQUIRE_ERROR(runtime.allocate(16, stream, false, "gpu.alloc", result),
+                released);
+  REQUIRE_ERROR(runtime.free(device, stream, "gpu.dealloc"), released);
+  // The failed free did not mark anything.
+  REQUIRE_OK(runtime.free(device, nullptr, "gpu.dealloc"));
+  REQUIRE_OK(runtime.synchronizeStream(stream));
+  REQUIRE_OK(runtime.destroyStream(stream));
+}
+
+TEST_CASE("host memory is registered from a memref, exactly the bytes it "
+          "spans",
+          "[runtime][register]") {
+  HostRuntime runtime;
+  std::vector<float> host(64);
+  // A 4x4 window at (1, 2) of an 8x8 matrix: elements 10 .. 37.
+  Descriptor<2> window{host.data(), host.data(), 10, {4, 4}, {8, 1}};
+  REQUIRE_OK(runtime.hostRegisterMemRef(2, &window, 4,
+                                        "gpu.host_register@h.mlir:1:1"));
+  REQUIRE_ERROR(
+      runtime.hostRegisterMemRef(2, &window, 4, "gpu.host_register@h.mlir:2:1"),
+      "is already registered: it overlaps the 112 bytes at " +
+          formatPointer(host.data() + 10) +
+          " registered by gpu.host_register at h.mlir:1:1");
+  // Bytes outside the span are free to register.
+  REQUIRE_OK(runtime.hostRegister(host.data(), 40, "gpu.host_register"));
+  REQUIRE_OK(runtime.hostRegister(host.data() + 38, 4, "gpu.host_register"));
+  REQUIRE_OK(runtime.hostUnregisterMemRef(2, &window, 4));
+  REQUIRE_ERROR(runtime.hostUnregisterMemRef(2, &window, 4),
+                "is not registered host memory");
+  REQUIRE_OK(runtime.hostUnregister(host.data()));
+  REQUIRE_ERROR(runtime.hostUnregister(host.data()),
+                "is not registered host memory");
+
+  void *device = allocate(runtime, 64);
+  Descriptor<1> deviceMemRef{device, device, 0, {16}, {1}};
+  REQUIRE_ERROR(
+      runtime.hostRegisterMemRef(1, &deviceMemRef, 4, "gpu.host_register"),
+      "is device memory: only host memory can be registered");
+}
+
+TEST_CASE("kernels and other devices are not supported", "[runtime]") {
+  HostRuntime runtime;
+  REQUIRE_OK(runtime.setDefaultDevice(0));
+  REQUIRE_ERROR(runtime.setDefaultDevice(1),
+                "the host backend has one device, 0: there is no device 1");
+  REQUIRE_ERROR(HostRuntime::kernelsNotSupported(),
+                "running kernels on the host backend is not supported yet");
+}
+
+TEST_CASE("finalize drains the streams, lists the leaks and frees them",
+          "[runtime]") {
+  HostRuntime runtime;
+  void *stream = createStream(runtime);
+  void *kept = allocate(runtime, 4096, nullptr, "gpu.alloc@leak.mlir:3:5");
+  void *freed = allocate(runtime, 8, nullptr, "gpu.alloc@leak.mlir:4:5");
+  allocate(runtime, 12, nullptr, "gpu.alloc");
+  Gate gate;
+  hold(runtime, stream, gate);
+  REQUIRE_OK(runtime.free(freed, stream, "gpu.dealloc"));
+  DelayedOpener opener(gate, 20ms);
+  std::vector<HostRuntime::Warning> leaks;
+  REQUIRE_OK(runtime.finalize(leaks));
+  REQUIRE(leaks.size() == 2);
+  CHECK(formatDiagnostic(leaks[0].loc.c_str(), "warning", leaks[0].message) ==
+        "leak.mlir:3:5: warning: gpu.alloc: 4096 bytes of device memory "
+        "allocated here were never freed");
+  CHECK(formatDiagnostic(leaks[1].loc.c_str(), "warning", leaks[1].message) ==
+        "warning: gpu.alloc: 12 bytes of device memory allocated here were "
+        "never freed");
+  CHECK_FALSE(runtime.memory().isDeviceMemory(kept));
+  CHECK(runtime.streams().workerCount() == 0);
+  // Usable again.
+  allocate(runtime, 16);
+  REQUIRE_OK(runtime.finalize(leaks));
+  CHECK(leaks.size() == 1);
+}
+
+//===----------------------------------------------------------------------===//
+// The extern "C" layer, in child processes: its errors end the process.
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("an error in an mgpu call prints the op's location and exits with "
+          "status 1",
+          "[abi]") {
+  ChildResult result = runInChild([] {
+    void *device = mgpuMemAllocAt(100, nullptr, false, "gpu.alloc@p.mlir:2:8");
+    char host[128];
+    std::printf("before the error");
+    mgpuMemcpyAt(host, device, 128, nullptr, "gpu.memcpy@p.mlir:5:3");
+    std::printf("never printed");
+  });
+  CHECK(result.exited);
+  CHECK(result.exitStatus == 1);
+  CHECK(result.out == "before the error");
+  CHECK(result.err ==
+        "p.mlir:5:3: error: gpu.memcpy: out of bounds: the source spans bytes "
+        "[0, 128) of the 100-byte allocation made by gpu.alloc at p.mlir:2:8: "
+        "28 bytes past its end\n");
+}
+
+TEST_CASE("upstream mgpu calls name their op without a location", "[abi]") {
+  ChildResult result = runInChild([] { mgpuMemFree(nullptr, nullptr); });
+  CHECK(result.exitStatus == 1);
+  CHECK(result.err == "error: gpu.dealloc: cannot free a null pointer\n");
+
+  result = runInChild([] {
+    void *device = mgpuMemAlloc(64, nullptr, false);
+    mgpuMemset32(device, 7, 16, nullptr);
+    mgpuMemset16(device, 7, 33, nullptr);
+  });
+  CHECK(result.exitStatus == 1);
+  CHECK(result.err ==
+        "error: gpu.memset: out of bounds: the destination spans bytes "
+        "[0, 66) of the 64-byte allocation made by gpu.alloc: 2 bytes past "
+        "its end\n");
+
+  result = runInChild([] { mgpuSetDefaultDevice(2); });
+  CHECK(result.exitStatus == 1);
+  CHECK(result.err == "error: gpu.set_default_device: the host backend has "
+                      "one device, 0: there is no device 2\n");
+}
+
+TEST_CASE("every kernel entry point reports that kernels are not supported",
+          "[abi]") {
+  const char *expected = "error: gpu.launch_func: running kernels on the host "
+                         "backend is not supported yet\n";
+  ChildResult result = runInChild([] { mgpuModuleLoad(nullptr, 0); });
+  CHECK(result.exitStatus == 1);
+  CHECK(result.err == expected);
+  result = runInChild([] { mgpuModuleLoadJIT(nullptr, 2); });
+  CHECK(result.err == expected);
+  result = runInChild([] { mgpuModuleUnload(nullptr); });
+  CHECK(result.err == expected);
+  result = runInChild([] { mgpuModuleGetFunction(nullptr, "kernel"); });
+  CHECK(result.err == expected);
+  result = runInChild([] {
+    mgpuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr,
+                     0);
+  });
+  CHECK(result.exitStatus == 1);
+  CHECK(result.err == expected);
+}
+
+TEST_CASE("finalizeBackend warns about leaks and the program exits normally",
+          "[abi]") {
+  ChildResult result = runInChild([] {
+    std::string error;
+    if (!initializeBackend(BackendOptions(), error))
+      std::printf("initialize failed: %s\n", error.c_str());
+    void *leaked = mgpuMemAllocAt(4096, nullptr, false, "gpu.alloc@m.mlir:3:5");
+    void *freed = mgpuMemAllocAt(16, nullptr, true, "gpu.alloc@m.mlir:4:5");
+    mgpuMemset8At(leaked, 1, 4096, nullptr, "gpu.memset@m.mlir:5:5");
+    mgpuMemFreeAt(freed, nullptr, "gpu.dealloc@m.mlir:6:5");
+    finalizeBackend();
+  });
+  CHECK(result.exitStatus == 0);
+  CHECK(result.out.empty());
+  CHECK(result.err == "m.mlir:3:5: warning: gpu.alloc: 4096 bytes of device "
+                      "memory allocated here were never freed\n");
+}
+
+TEST_CASE("the backend names itself and rejects other devices", "[abi]") {
+  CHECK(std::string(backendName()) == "host");
+  BackendOptions options;
+  options.device = 3;
+  std::string error;
+  CHECK_FALSE(initializeBackend(options, error));
+  CHECK(error == "the host backend has one device, 0: there is no device 3");
+}

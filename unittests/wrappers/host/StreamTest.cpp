@@ -1,0 +1,514 @@
+//===- StreamTest.cpp - The host backend's streams and events -------------===//
+//
+// Queue order, real asynchrony, events and joins across streams, released
+// streams, the synchronous (null) stream, handle ids, failures of tasks, and
+// the reuse of worker threads. Blocking is proven with gates that the test
+// opens itself, so no result depends on timing; where a test shows that
+// something did NOT run yet, a short sleep gives a wrong implementation the
+// chance to run it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/host/Stream.h"
+
+#include "unittests/wrappers/TestSupport.h"
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <thread>
+#include <vector>
+
+using namespace gpu_runner;
+using namespace gpu_runner::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+const char *const kReleased = "the stream of this op's async dependency was "
+                              "already released by a gpu.wait";
+
+void *createStream(StreamManager &streams) {
+  void *stream = nullptr;
+  REQUIRE_OK(streams.createStream(stream));
+  REQUIRE(stream);
+  return stream;
+}
+
+void *createEvent(StreamManager &streams) {
+  void *event = nullptr;
+  REQUIRE_OK(streams.createEvent(event));
+  REQUIRE(event);
+  return event;
+}
+
+/// Enqueues a task that waits for `gate`, then runs `then`.
+void enqueueGated(
+    StreamManager &streams, void *stream, Gate &gate,
+    std::function<void()> then = [] {}) {
+  REQUIRE_OK(streams.enqueue(
+      stream,
+      [&gate, then] {
+        gate.wait();
+        then();
+        return Status();
+      },
+      "gpu.memcpy@s.mlir:1:1"));
+}
+
+void enqueueAction(StreamManager &streams, void *stream,
+                   std::function<void()> action) {
+  REQUIRE_OK(streams.enqueue(
+      stream,
+      [action] {
+        action();
+        return Status();
+      },
+      "gpu.memcpy@s.mlir:2:1"));
+}
+
+/// Whether `future` is still pending after a short wait.
+template <typename T> bool stillBlocked(std::future<T> &future) {
+  return future.wait_for(50ms) == std::future_status::timeout;
+}
+
+} // namespace
+
+TEST_CASE("a stream runs its tasks in the order they were enqueued",
+          "[stream]") {
+  StreamManager streams;
+  void *stream = createStream(streams);
+  // Touched only by the worker until synchronize returns.
+  std::vector<int> order;
+  const int count = 20000;
+  for (int i = 0; i < count; ++i)
+    enqueueAction(streams, stream, [&order, i] { order.push_back(i); });
+  REQUIRE_OK(streams.synchronize(stream));
+  std::vector<int> expected(count);
+  for (int i = 0; i < count; ++i)
+    expected[i] = i;
+  CHECK(order == expected);
+}
+
+TEST_CASE("enqueue returns before the task runs", "[stream]") {
+  StreamManager streams;
+  void *stream = createStream(streams);
+  Gate gate;
+  std::atomic<int> done{0};
+  enqueueGated(streams, stream, gate, [&] { ++done; });
+  enqueueAction(streams, stream, [&] { ++done; });
+  // Both enqueues returned while the first task is held at its gate.
+  std::this_thread::sleep_for(20ms);
+  CHECK(done == 0);
+  gate.open();
+  REQUIRE_OK(streams.synchronize(stream));
+  CHECK(done == 2);
+}
+
+TEST_CASE("synchronize blocks until the stream's work is done", "[stream]") {
+  StreamManager streams;
+  void *stream = createStream(streams);
+  Gate gate;
+  int value = 0; // plain int: synchronize must order it for the test thread
+  enqueueGated(streams, stream, gate, [&] { value = 5; });
+  auto synchronized = std::async(std::launch::async,
+                                 [&] { return streams.synchronize(stream); });
+  CHECK(stillBlocked(synchronized));
+  gate.open();
+  REQUIRE_OK(synchronized.get());
+  CHECK(value == 5);
+}
+
+TEST_CASE("a stream that waits for an event of another stream sees that "
+          "stream's work",
+          "[stream][event]") {
+  StreamManager streams;
+  void *a = createStream(streams);
+  void *b = createStream(streams);
+  void *event = createEvent(streams);
+  Gate gate;
+  int value = 0;
+  std::atomic<int> observed{-1};
+  enqueueGated(streams, a, gate, [&] { value = 42; });
+  REQUIRE_OK(streams.recordEvent(event, a));
+  REQUIRE_OK(streams.waitEvent(b, event));
+  enqueueAction(streams, b, [&] { observed = value; });
+  // B is held behind A's gate; the test thread was not blocked.
+  std::this_thread::sleep_for(20ms);
+  CHECK(observed == -1);
+  gate.open();
+  REQUIRE_OK(streams.synchronize(b));
+  CHECK(observed == 42);
+  REQUIRE_OK(streams.synchronizeEvent(event));
+  REQUIRE_OK(streams.destroyEvent(event));
+}
+
+TEST_CASE("a wait uses the event's record as of the call", "[stream][event]") {
+  StreamManager streams;
+  void *a = createStream(streams);
+  void *b = createStream(streams);
+  void *event = createEvent(streams);
+  Gate first, second;
+  enqueueGated(streams, a, first);
+  REQUIRE_OK(streams.recordEvent(event, a));
+  REQUIRE_OK(streams.waitEvent(b, event));
+  // Recording again moves the event, but not B's wait.
+  enqueueGated(streams, a, second);
+  REQUIRE_OK(streams.recordEvent(event, a));
+  std::atomic<bool> ran{false};
+  enqueueAction(streams, b, [&] { ran = true; });
+  first.open();
+  REQUIRE_OK(streams.synchronize(b));
+  CHECK(ran);
+  // The event itself now waits for the second task.
+  auto synchronized = std::async(
+      std::launch::async, [&] { return streams.synchronizeEvent(event); });
+  CHECK(stillBlocked(synchronized));
+  second.open();
+  REQUIRE_OK(synchronized.get());
+}
+
+TEST_CASE("an event never recorded completes at once", "[stream][event]") {
+  StreamManager streams;
+  void *a = createStream(streams);
+  void *b = createStream(streams);
+  void *event = createEvent(streams);
+  Gate gate;
+  enqueueGated(streams, a, gate);
+  REQUIRE_OK(streams.synchronizeEvent(event));
+  REQUIRE_OK(streams.waitEvent(b, event));
+  std::atomic<bool> ran{false};
+  enqueueAction(streams, b, [&] { ran = true; });
+  REQUIRE_OK(streams.synchronize(b));
+  CHECK(ran);
+  gate.open();
+}
+
+TEST_CASE("an event recorded on the null stream waits for every stream",
+          "[stream][event]") {
+  StreamManager streams;
+  void *a = createStream(streams);
+  void *b = createStream(streams);
+  void *event = createEvent(streams);
+  Gate gateA, gateB;
+  enqueueGated(streams, a, gateA);
+  enqueueGated(streams, b, gateB);
+  REQUIRE_OK(streams.recordEvent(event, nullptr));
+  auto synchronized = std::async(
+      std::launch::async, [&] { return streams.synchronizeEvent(event); });
+  gateA.open();
+  CHECK(stillBlocked(synchronized));
+  gateB.open();
+  REQUIRE_OK(synchronized.get());
+}
+
+TEST_CASE("bad event handles are errors", "[stream][event]") {
+  StreamManager streams;
+  void *stream = createStream(streams);
+  void *event = createEvent(streams);
+  REQUIRE_OK(streams.destroyEvent(event));
+  REQUIRE_ERROR(streams.synchronizeEvent(event),
+                "the event " + formatPointer(event) + " was already destroyed");
+  REQUIRE_ERROR(streams.destroyEvent(event), "was already destroyed");
+  REQUIRE_ERROR(streams.recordEvent(stream, stream), "invalid event handle " +
+                                                         formatPointer(stream) +
+                                                         ": it is a stream");
+  REQUIRE_ERROR(streams.waitEvent(stream, reinterpret_cast<void *>(999)),
+                "invalid event handle 0x3e7: no event was created with it");
+}
+
+TEST_CASE("a join makes the stream wait for the dependency, then releases "
+          "the dependency",
+          "[stream][join]") {
+  StreamManager streams;
+  void *stream = createStream(streams);
+  void *dependency = createStream(streams);
+  Gate gate;
+  int value = 0;
+  std::atomic<int> observed{-1};
+  enqueueGated(streams, dependency, gate, [&] { value = 7; });
+  // Does not block: the dependency is still held at its gate.
+  REQUIRE_OK(streams.join(stream, dependency));
+  enqueueAction(streams, stream, [&] { observed = value; });
+  REQUIRE_ERROR(streams.enqueue(
+                    dependency, [] { return Status(); }, "gpu.memcpy"),
+                kReleased);
+  std::this_thread::sleep_for(20ms);
+  CHECK(observed == -1);
+  gate.open();
+  REQUIRE_OK(streams.synchronize(stream));
+  CHECK(observed == 7);
+  // The released dependency still answers synchronize and destroy.
+  REQUIRE_OK(streams.synchronize(dependency));
+  REQUIRE_OK(streams.destroy(dependency));
+  // Joining a stream with itself changes nothing.
+  REQUIRE_OK(streams.join(stream, stream));
+  enqueueAction(streams, stream, [] {});
+  // A released dependency may be joined again: its work is all done or
+  // queued.
+  REQUIRE_OK(streams.join(stream, dependency));
+  REQUIRE_OK(streams.synchronize(stream));
+}
+
+TEST_CASE("a join into the null stream waits on the calling thread",
+          "[stream][join]") {
+  StreamManager streams;
+  void *dependency = createStream(streams);
+  Gate gate;
+  int value = 0;
+  enqueueGated(streams, dependency, gate, [&] { value = 3; });
+  DelayedOpener opener(gate, 30ms);
+  REQUIRE_OK(streams.join(nullptr, dependency));
+  CHECK(value == 3);
+  REQUIRE_ERROR(streams.enqueue(
+                    dependency, [] { return Status(); }, "gpu.memcpy"),
+                kReleased);
+}
+
+TEST_CASE("a released stream finishes its work; only new work on it is an "
+          "error",
+          "[stream]") {
+  StreamManager streams;
+  void *stream = createStream(streams);
+  Gate gate;
+  std::atomic<bool> ran{false};
+  enqueueGated(streams, stream, gate, [&] { ran = true; });
+  // Destroy does not wait for the gated task.
+  REQUIRE_OK(streams.destroy(stream));
+  CHECK_FALSE(ran);
+  Status status = streams.enqueue(
+      stream, [] { return Status(); }, "gpu.memcpy");
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.message() == kReleased);
+  REQUIRE_ERROR(streams.checkEnqueue(stream), kReleased);
+  // Synchronize on the draining stream waits for the drain.
+  auto synchronized = std::async(std::launch::async,
+                                 [&] { return streams.synchronize(stream); });
+  CHECK(stillBlocked(synchronized));
+  gate.open();
+  REQUIRE_OK(synchronized.get());
+  CHECK(ran);
+  // Once reclaimed, synchronize and destroy are still no-ops.
+  while (streams.streamCount() != 0)
+    std::this_thread::yield();
+  REQUIRE_OK(streams.synchronize(stream));
+  REQUIRE_OK(streams.destroy(stream));
+  REQUIRE_ERROR(streams.enqueue(
+                    stream, [] { return Status(); }, "gpu.memcpy"),
+                kReleased);
+}
+
+TEST_CASE("destroying a released stream again waits for its work", "[stream]") {
+  StreamManager streams;
+  void *stream = createStream(streams);
+  Gate gate;
+  std::atomic<bool> ran{false};
+  enqueueGated(streams, stream, gate, [&] { ran = true; });
+  REQUIRE_OK(streams.destroy(stream));
+  auto destroyed =
+      std::async(std::launch::async, [&] { return streams.destroy(stream); });
+  CHECK(stillBlocked(destroyed));
+  gate.open();
+  REQUIRE_OK(destroyed.get());
+  CHECK(ran);
+}
+
+TEST_CASE("handles are sequential ids, never reused; unknown ones are "
+          "invalid",
+          "[stream]") {
+  StreamManager streams;
+  void *first = createStream(streams);
+  void *event = createEvent(streams);
+  void *second = createStream(streams);
+  CHECK(reinterpret_cast<uintptr_t>(first) == 1);
+  CHECK(reinterpret_cast<uintptr_t>(event) == 2);
+  CHECK(reinterpret_cast<uintptr_t>(second) == 3);
+  REQUIRE_OK(streams.destroy(first));
+  while (streams.streamCount() != 1)
+    std::this_thread::yield();
+  void *third = createStream(streams);
+  CHECK(reinterpret_cast<uintptr_t>(third) == 4);
+
+  void *unknown = reinterpret_cast<void *>(12345);
+  REQUIRE_ERROR(streams.enqueue(
+                    unknown, [] { return Status(); }, "gpu.memcpy"),
+                "invalid stream handle 0x3039: no stream was created with it");
+  REQUIRE_ERROR(streams.synchronize(unknown), "invalid stream handle 0x3039");
+  REQUIRE_ERROR(streams.destroy(unknown), "invalid stream handle 0x3039");
+  REQUIRE_ERROR(streams.join(second, unknown), "invalid stream handle 0x3039");
+  REQUIRE_ERROR(streams.join(unknown, second), "invalid stream handle 0x3039");
+  REQUIRE_ERROR(streams.synchronize(event),
+                "invalid stream handle 0x2: it is an event");
+  REQUIRE_ERROR(streams.destroy(nullptr), "cannot destroy the null stream");
+}
+
+TEST_CASE("a synchronous op waits for every stream, then runs on the caller",
+          "[stream]") {
+  StreamManager streams;
+  void *a = createStream(streams);
+  void *b = createStream(streams);
+  Gate gateA, gateB;
+  int valueA = 0, valueB = 0;
+  enqueueGated(streams, a, gateA, [&] { valueA = 1; });
+  enqueueGated(streams, b, gateB, [&] { valueB = 2; });
+  // A released stream that is still draining counts too.
+  REQUIRE_OK(streams.destroy(b));
+  DelayedOpener openA(gateA, 20ms), openB(gateB, 40ms);
+  std::thread::id ranOn;
+  int sum = 0;
+  REQUIRE_OK(streams.enqueue(
+      nullptr,
+      [&] {
+        ranOn = std::this_thread::get_id();
+        sum = valueA + valueB;
+        return Status();
+      },
+      "gpu.memcpy"));
+  CHECK(sum == 3);
+  CHECK(ranOn == std::this_thread::get_id());
+}
+
+TEST_CASE("a synchronous op returns its own task's failure", "[stream]") {
+  StreamManager streams;
+  Status status = streams.enqueue(
+      nullptr, [] { return Status::error("bad"); }, "gpu.memcpy");
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.message() == "bad");
+  CHECK(status.loc().empty());
+}
+
+TEST_CASE("a task's failure is reported at the next synchronization, with "
+          "the task's location",
+          "[stream]") {
+  StreamManager streams;
+  void *stream = createStream(streams);
+  std::atomic<bool> ranAfter{false};
+  REQUIRE_OK(streams.enqueue(
+      stream, [] { return Status::error("the kernel faulted"); },
+      "gpu.launch_func@k.mlir:4:2"));
+  enqueueAction(streams, stream, [&] { ranAfter = true; });
+  Status status = streams.synchronize(stream);
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.message() == "the kernel faulted");
+  CHECK(status.loc() == "gpu.launch_func@k.mlir:4:2");
+  // Later work on a failed stream is skipped, as on a GPU.
+  CHECK_FALSE(ranAfter);
+  REQUIRE_ERROR(streams.synchronizeAll(), "the kernel faulted");
+  REQUIRE_ERROR(streams.enqueue(
+                    nullptr, [] { return Status(); }, "gpu.memcpy"),
+                "the kernel faulted");
+}
+
+TEST_CASE("a failure on a released stream is still reported", "[stream]") {
+  StreamManager streams;
+  void *stream = createStream(streams);
+  REQUIRE_OK(streams.enqueue(
+      stream, [] { return Status::error("late failure"); },
+      "gpu.launch_func@k.mlir:8:2"));
+  REQUIRE_OK(streams.destroy(stream));
+  while (streams.streamCount() != 0)
+    std::this_thread::yield();
+  Status status = streams.synchronize(stream);
+  CHECK(status.loc() == "gpu.launch_func@k.mlir:8:2");
+  REQUIRE_ERROR(status, "late failure");
+  REQUIRE_ERROR(streams.synchronizeAll(), "late failure");
+  REQUIRE_ERROR(streams.shutdown(), "late failure");
+  // Shutdown reported it; the manager starts clean.
+  REQUIRE_OK(streams.synchronizeAll());
+}
+
+TEST_CASE("the worker of a reclaimed stream serves the next new stream",
+          "[stream]") {
+  StreamManager streams;
+  int total = 0;
+  for (int i = 0; i < 200; ++i) {
+    void *stream = createStream(streams);
+    enqueueAction(streams, stream, [&] { ++total; });
+    REQUIRE_OK(streams.destroy(stream));
+    while (streams.streamCount() != 0)
+      std::this_thread::yield();
+  }
+  REQUIRE_OK(streams.synchronizeAll());
+  CHECK(total == 200);
+  CHECK(streams.workerCount() == 1);
+}
+
+TEST_CASE("streams created and destroyed without waiting all run their work",
+          "[stream]") {
+  StreamManager streams;
+  std::atomic<int> total{0};
+  for (int i = 0; i < 300; ++i) {
+    void *stream = createStream(streams);
+    enqueueAction(streams, stream, [&] { ++total; });
+    REQUIRE_OK(streams.destroy(stream));
+  }
+  REQUIRE_OK(streams.synchronizeAll());
+  CHECK(total == 300);
+}
+
+TEST_CASE("several threads can enqueue on several streams at once",
+          "[stream]") {
+  StreamManager streams;
+  const int threads = 4, tasks = 2000;
+  std::vector<std::vector<int>> seen(threads);
+  std::vector<std::thread> enqueuers;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < threads; ++t)
+    enqueuers.emplace_back([&, t] {
+      void *stream = nullptr;
+      if (!streams.createStream(stream).ok())
+        return (void)++failures;
+      for (int i = 0; i < tasks; ++i)
+        if (!streams
+                 .enqueue(
+                     stream,
+                     [&, t, i] {
+                       seen[t].push_back(i);
+                       return Status();
+                     },
+                     "gpu.memcpy")
+                 .ok())
+          ++failures;
+      // A synchronous op from each thread, while the others enqueue.
+      if (!streams
+               .enqueue(
+                   nullptr, [] { return Status(); }, "gpu.memcpy")
+               .ok())
+        ++failures;
+      if (!streams.synchronize(stream).ok() || !streams.destroy(stream).ok())
+        ++failures;
+    });
+  for (std::thread &thread : enqueuers)
+    thread.join();
+  REQUIRE_OK(streams.synchronizeAll());
+  CHECK(failures == 0);
+  for (int t = 0; t < threads; ++t) {
+    REQUIRE(seen[t].size() == tasks);
+    bool inOrder = true;
+    for (int i = 0; i < tasks; ++i)
+      inOrder &= seen[t][i] == i;
+    CHECK(inOrder);
+  }
+}
+
+TEST_CASE("shutdown drains every stream and joins the workers", "[stream]") {
+  StreamManager streams;
+  void *a = createStream(streams);
+  void *b = createStream(streams);
+  Gate gate;
+  std::atomic<int> done{0};
+  enqueueGated(streams, a, gate, [&] { ++done; });
+  enqueueAction(streams, b, [&] { ++done; });
+  createEvent(streams);
+  DelayedOpener opener(gate, 20ms);
+  REQUIRE_OK(streams.shutdown());
+  CHECK(done == 2);
+  CHECK(streams.workerCount() == 0);
+  CHECK(streams.streamCount() == 0);
+  // Handles stay unique across a shutdown; old ones are released.
+  void *c = createStream(streams);
+  CHECK(reinterpret_cast<uintptr_t>(c) == 4);
+  REQUIRE_ERROR(streams.enqueue(
+                    a, [] { return Status(); }, "gpu.memcpy"),
+                kReleased);
+}

@@ -1,0 +1,106 @@
+//===- RuntimeError.cpp - Errors of the wrapper libraries -----------------===//
+//
+// Formatting and reporting of runtime diagnostics; see RuntimeError.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/common/RuntimeError.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <mutex>
+
+namespace gpu_runner {
+
+namespace {
+
+/// A loc split at its first '@': op names never contain one, file names may.
+struct SplitLoc {
+  std::string op;
+  std::string location; // empty when the op has no location
+};
+
+SplitLoc splitLoc(const char *loc) {
+  SplitLoc split;
+  if (!loc)
+    return split;
+  const char *at = std::strchr(loc, '@');
+  if (!at) {
+    split.op = loc;
+    return split;
+  }
+  split.op.assign(loc, at);
+  split.location = at + 1;
+  return split;
+}
+
+/// Serializes diagnostics so that two threads failing at once do not
+/// interleave their lines.
+std::mutex &diagnosticMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+void printDiagnostic(const char *loc, const char *severity,
+                     const std::string &message) {
+  std::string line = formatDiagnostic(loc, severity, message);
+  line += '\n';
+  std::lock_guard<std::mutex> lock(diagnosticMutex());
+  // Whatever the program printed so far comes first, as it was written first;
+  // std::cout has its own buffer once a program turns off sync_with_stdio.
+  std::cout.flush();
+  std::fflush(stdout);
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
+}
+
+} // namespace
+
+std::string formatDiagnostic(const char *loc, const char *severity,
+                             const std::string &message) {
+  SplitLoc split = splitLoc(loc);
+  std::string text;
+  if (!split.location.empty())
+    text += split.location + ": ";
+  text += severity;
+  text += ": ";
+  if (!split.op.empty())
+    text += split.op + ": ";
+  text += message;
+  return text;
+}
+
+std::string describeOp(const char *loc) {
+  SplitLoc split = splitLoc(loc);
+  if (split.op.empty())
+    return split.location.empty() ? "an unknown op"
+                                  : "the op at " + split.location;
+  if (split.location.empty())
+    return split.op;
+  return split.op + " at " + split.location;
+}
+
+std::string opName(const char *loc) { return splitLoc(loc).op; }
+
+std::string formatPointer(const void *pointer) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "0x%" PRIxPTR,
+                reinterpret_cast<uintptr_t>(pointer));
+  return buffer;
+}
+
+void reportFatalError(const char *loc, const std::string &message) {
+  printDiagnostic(loc, "error", message);
+  // Flushes every stdio stream, including ones the program opened.
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
+
+void reportWarning(const char *loc, const std::string &message) {
+  printDiagnostic(loc, "warning", message);
+}
+
+} // namespace gpu_runner

@@ -1,0 +1,169 @@
+//===- DeviceMemory.h - The host backend's device memory ------------------===//
+//
+// "Device memory" on the host backend is host memory carved out of one
+// reserved range of virtual addresses (the arena), so that any pointer can be
+// classified exactly: inside the arena it is device memory, and the
+// allocation table says which allocation it belongs to, whether that one is
+// still live, and where it was made and freed. Outside the arena it is host
+// memory. Freed memory goes back to the kernel and faults on access, and its
+// addresses are not reused until much later, so a use after free is reported
+// precisely instead of reading someone else's data.
+//
+// Also here: the registry of host memory registered with gpu.host_register.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_WRAPPERS_HOST_DEVICEMEMORY_H
+#define GPU_RUNNER_WRAPPERS_HOST_DEVICEMEMORY_H
+
+#include "wrappers/common/RuntimeError.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace gpu_runner {
+
+class DeviceMemory {
+public:
+  struct Options {
+    /// Address space reserved at first use; halved until mmap accepts it.
+    uint64_t arenaBytes = uint64_t(4) << 40;
+    /// Freed address space held back from reuse, oldest first out. Capped at
+    /// a quarter of the arena that mmap granted.
+    uint64_t quarantineBytes = uint64_t(64) << 30;
+  };
+
+  /// A freed allocation whose pages still have to be handed back: the stream
+  /// that runs the free does it, in its turn (see markFreed).
+  struct PendingRelease {
+    uintptr_t base = 0;
+    uint64_t accessibleBytes = 0;
+    uint64_t reservedBytes = 0;
+  };
+
+  /// A live allocation, for the leak report.
+  struct Leak {
+    std::string loc;
+    uint64_t bytes;
+    bool hostShared;
+  };
+
+  DeviceMemory() : DeviceMemory(Options()) {}
+  explicit DeviceMemory(Options options);
+  ~DeviceMemory();
+  DeviceMemory(const DeviceMemory &) = delete;
+  DeviceMemory &operator=(const DeviceMemory &) = delete;
+
+  /// Allocates `bytes` (page granular, zero-filled, followed by an
+  /// inaccessible guard page unless the program holds very many allocations;
+  /// 0 bytes still get a unique address) for the op at `loc`.
+  Status allocate(uint64_t bytes, bool hostShared, const char *loc,
+                  void *&result);
+
+  /// Marks the allocation that starts at `ptr` as freed by the op at `loc`:
+  /// from now on, in program order, every use of it is an error. The pages
+  /// stay accessible until `release` is called with `release`, which the
+  /// stream of the free does once the work before it has run.
+  Status markFreed(void *ptr, const char *loc, PendingRelease &release);
+
+  /// Returns the pages of an allocation marked freed to the kernel and makes
+  /// them fault on access; its addresses join the quarantine.
+  void release(const PendingRelease &release);
+
+  /// Checks that [ptr, ptr + bytes) may be touched by an op: `what` names the
+  /// side in the message ("source", "destination"). Device memory must lie
+  /// inside one live allocation; host memory (outside the arena) is not
+  /// checked beyond being non-null. An empty range is always fine.
+  Status checkRange(const void *ptr, uint64_t bytes, const char *what) const;
+
+  /// Whether `ptr` is in the arena (a live, freed or never-used part of it).
+  bool isDeviceMemory(const void *ptr) const;
+
+  /// Every live allocation, oldest first.
+  std::vector<Leak> liveAllocations() const;
+
+  /// Forgets every allocation, live or freed, and unmaps the arena; the next
+  /// allocation reserves a new one.
+  void reset();
+
+  /// Introspection for tests.
+  size_t recordCount() const;
+  uint64_t quarantinedBytes() const;
+  uint64_t pageBytes() const { return pageSize; }
+
+private:
+  struct Record {
+    uint64_t sequence = 0; // allocation order, for the leak report
+    uint64_t size = 0;
+    uint64_t accessibleBytes = 0;
+    uint64_t reservedBytes = 0;
+    bool hostShared = false;
+    bool freed = false;
+    std::string allocLoc;
+    std::string freeLoc;
+  };
+
+  bool reserveArena();
+  bool inArena(uintptr_t address) const {
+    return address >= arenaBegin && address - arenaBegin < arenaBytes;
+  }
+  /// The record whose reserved range holds `address`, or records.end().
+  std::map<uintptr_t, Record>::const_iterator
+  findRecord(uintptr_t address) const;
+  /// Takes `bytes` of address space from the free ranges (first fit); 0 when
+  /// none is large enough.
+  uintptr_t takeFreeRange(uint64_t bytes);
+  void addFreeRange(uintptr_t begin, uint64_t bytes);
+  /// Makes the oldest quarantined range reusable and forgets its record.
+  void evictOldestQuarantined();
+
+  const Options options;
+  const uint64_t pageSize;
+
+  mutable std::mutex mutex;
+  uintptr_t arenaBegin = 0;
+  uint64_t arenaBytes = 0;
+  uint64_t quarantineLimit = 0;
+  uint64_t nextSequence = 0;
+  uint64_t liveCount = 0;
+  /// Allocations by base address, live and freed-but-not-yet-reused.
+  std::map<uintptr_t, Record> records;
+  /// Reusable address ranges by begin address, coalesced.
+  std::map<uintptr_t, uint64_t> freeRanges;
+  /// Released ranges (base, reserved bytes), oldest first.
+  std::deque<std::pair<uintptr_t, uint64_t>> quarantine;
+  uint64_t quarantineBytes = 0;
+};
+
+/// The host memory registered with gpu.host_register. Pinning means nothing
+/// on the host backend, but the registry still reports what CUDA would
+/// reject: a range registered twice
+/// (CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED), unregistering what is not
+/// registered (..._NOT_REGISTERED), and device memory.
+class HostRegistry {
+public:
+  /// Registers [ptr, ptr + bytes) for the op at `loc`. An empty range is
+  /// accepted and not recorded.
+  Status registerRange(const void *ptr, uint64_t bytes, const char *loc,
+                       const DeviceMemory &memory);
+  /// Unregisters the range that starts at `ptr`.
+  Status unregisterRange(const void *ptr);
+  size_t size() const;
+  void reset();
+
+private:
+  struct Registration {
+    uint64_t bytes;
+    std::string loc;
+  };
+  mutable std::mutex mutex;
+  std::map<uintptr_t, Registration> ranges;
+};
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_WRAPPERS_HOST_DEVICEMEMORY_H

@@ -1,0 +1,217 @@
+//===- Runtime.cpp - The host backend's runtime, one method per mgpu op ---===//
+//
+// See Runtime.h. Each op validates its stream, reads and checks everything
+// it will touch, captures what it needs by value, and only then enqueues:
+// nothing a task uses may point into the caller's stack frame.
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/host/Runtime.h"
+
+#include "wrappers/common/StridedCopy.h"
+
+#include <utility>
+
+namespace gpu_runner {
+
+HostRuntime::HostRuntime(DeviceMemory::Options memoryOptions)
+    : deviceMemory(memoryOptions) {}
+
+Status HostRuntime::createStream(void *&stream) {
+  return streamManager.createStream(stream);
+}
+
+Status HostRuntime::destroyStream(void *stream) {
+  return streamManager.destroy(stream);
+}
+
+Status HostRuntime::synchronizeStream(void *stream) {
+  return streamManager.synchronize(stream);
+}
+
+Status HostRuntime::joinStream(void *stream, void *dependency) {
+  return streamManager.join(stream, dependency);
+}
+
+Status HostRuntime::createEvent(void *&event) {
+  return streamManager.createEvent(event);
+}
+
+Status HostRuntime::destroyEvent(void *event) {
+  return streamManager.destroyEvent(event);
+}
+
+Status HostRuntime::recordEvent(void *event, void *stream) {
+  return streamManager.recordEvent(event, stream);
+}
+
+Status HostRuntime::synchronizeEvent(void *event) {
+  return streamManager.synchronizeEvent(event);
+}
+
+Status HostRuntime::streamWaitEvent(void *stream, void *event) {
+  return streamManager.waitEvent(stream, event);
+}
+
+Status HostRuntime::allocate(uint64_t bytes, void *stream, bool hostShared,
+                             const char *loc, void *&result) {
+  result = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
+  return deviceMemory.allocate(bytes, hostShared, loc, result);
+}
+
+Status HostRuntime::free(void *ptr, void *stream, const char *loc) {
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
+  DeviceMemory::PendingRelease release;
+  GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.markFreed(ptr, loc, release));
+  return streamManager.enqueue(
+      stream,
+      [this, release]() {
+        deviceMemory.release(release);
+        return Status();
+      },
+      loc);
+}
+
+Status HostRuntime::memcpy(void *dst, const void *src, uint64_t bytes,
+                           void *stream, const char *loc) {
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
+  GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(src, bytes, "source"));
+  GPU_RUNNER_RETURN_IF_ERROR(
+      deviceMemory.checkRange(dst, bytes, "destination"));
+  return streamManager.enqueue(
+      stream,
+      [dst, src, bytes]() {
+        copyBytes(dst, src, bytes);
+        return Status();
+      },
+      loc);
+}
+
+Status HostRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
+                                  void *srcDescriptor, int64_t elementSizeBytes,
+                                  void *stream, const char *loc) {
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
+  MemRefView dst, src;
+  GPU_RUNNER_RETURN_IF_ERROR(readMemRefDescriptor(
+      rank, srcDescriptor, elementSizeBytes, "source", src));
+  GPU_RUNNER_RETURN_IF_ERROR(readMemRefDescriptor(
+      rank, dstDescriptor, elementSizeBytes, "destination", dst));
+  StridedCopyPlan plan;
+  GPU_RUNNER_RETURN_IF_ERROR(planStridedCopy(dst, src, plan));
+  GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
+      plan.srcRange.begin, plan.srcRange.bytes, "source"));
+  GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
+      plan.dstRange.begin, plan.dstRange.bytes, "destination"));
+  return streamManager.enqueue(
+      stream,
+      [plan = std::move(plan)]() {
+        runStridedCopy(plan);
+        return Status();
+      },
+      loc);
+}
+
+Status HostRuntime::memset(void *dst, uint64_t value, int64_t elementSizeBytes,
+                           uint64_t count, void *stream, const char *loc) {
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
+  if (!isFillElementSize(elementSizeBytes))
+    return Status::error("cannot fill elements of " +
+                         std::to_string(elementSizeBytes) +
+                         " bytes: a memset fills elements of 1, 2, 4 or 8 "
+                         "bytes");
+  uint64_t bytes;
+  if (__builtin_mul_overflow(count, static_cast<uint64_t>(elementSizeBytes),
+                             &bytes))
+    return Status::error(std::to_string(count) + " elements of " +
+                         std::to_string(elementSizeBytes) +
+                         " bytes are more bytes than 64 bits can count");
+  GPU_RUNNER_RETURN_IF_ERROR(
+      deviceMemory.checkRange(dst, bytes, "destination"));
+  return streamManager.enqueue(
+      stream,
+      [dst, value, elementSizeBytes, count]() {
+        fillElements(dst, value, elementSizeBytes, count);
+        return Status();
+      },
+      loc);
+}
+
+Status HostRuntime::memsetStrided(int64_t rank, void *descriptor,
+                                  int64_t elementSizeBytes, uint64_t value,
+                                  void *stream, const char *loc) {
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
+  MemRefView dst;
+  GPU_RUNNER_RETURN_IF_ERROR(readMemRefDescriptor(
+      rank, descriptor, elementSizeBytes, "destination", dst));
+  StridedFillPlan plan;
+  GPU_RUNNER_RETURN_IF_ERROR(planStridedFill(dst, plan));
+  GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
+      plan.range.begin, plan.range.bytes, "destination"));
+  return streamManager.enqueue(
+      stream,
+      [plan = std::move(plan), value]() {
+        runStridedFill(plan, value);
+        return Status();
+      },
+      loc);
+}
+
+Status HostRuntime::hostRegister(void *ptr, uint64_t bytes, const char *loc) {
+  return hostRegistry.registerRange(ptr, bytes, loc, deviceMemory);
+}
+
+Status HostRuntime::hostRegisterMemRef(int64_t rank, void *descriptor,
+                                       int64_t elementSizeBytes,
+                                       const char *loc) {
+  MemRefView view;
+  GPU_RUNNER_RETURN_IF_ERROR(
+      readMemRefDescriptor(rank, descriptor, elementSizeBytes, "memref", view));
+  ByteRange range;
+  GPU_RUNNER_RETURN_IF_ERROR(computeByteRange(view, "memref", range));
+  return hostRegistry.registerRange(range.begin, range.bytes, loc,
+                                    deviceMemory);
+}
+
+Status HostRuntime::hostUnregister(void *ptr) {
+  return hostRegistry.unregisterRange(ptr);
+}
+
+Status HostRuntime::hostUnregisterMemRef(int64_t rank, void *descriptor,
+                                         int64_t elementSizeBytes) {
+  MemRefView view;
+  GPU_RUNNER_RETURN_IF_ERROR(
+      readMemRefDescriptor(rank, descriptor, elementSizeBytes, "memref", view));
+  ByteRange range;
+  GPU_RUNNER_RETURN_IF_ERROR(computeByteRange(view, "memref", range));
+  if (range.bytes == 0)
+    return Status(); // an empty memref was never recorded
+  return hostRegistry.unregisterRange(range.begin);
+}
+
+Status HostRuntime::setDefaultDevice(int32_t device) {
+  if (device == 0)
+    return Status();
+  return Status::error("the host backend has one device, 0: there is no "
+                       "device " +
+                       std::to_string(device));
+}
+
+Status HostRuntime::kernelsNotSupported() {
+  return Status::error(
+      "running kernels on the host backend is not supported yet");
+}
+
+Status HostRuntime::finalize(std::vector<Warning> &leaks) {
+  leaks.clear();
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.shutdown());
+  for (const DeviceMemory::Leak &leak : deviceMemory.liveAllocations())
+    leaks.push_back(Warning{leak.loc, std::to_string(leak.bytes) +
+                                          " bytes of device memory allocated "
+                                          "here were never freed"});
+  deviceMemory.reset();
+  hostRegistry.reset();
+  return Status();
+}
+
+} // namespace gpu_runner

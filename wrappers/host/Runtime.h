@@ -1,0 +1,102 @@
+//===- Runtime.h - The host backend's runtime, one method per mgpu op -----===//
+//
+// Everything the mgpu ABI does on the host backend, as methods that return a
+// Status instead of ending the process, so that unit tests can run each op
+// and read its error. MgpuWrappers.cpp is the thin extern "C" layer over one
+// process-wide instance.
+//
+// Checks happen when an op is enqueued, on the calling thread, in program
+// order: the allocation table is updated at enqueue time too, so a copy
+// enqueued after an asynchronous free of its buffer is a use after free,
+// deterministically, whatever the streams have run so far.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_WRAPPERS_HOST_RUNTIME_H
+#define GPU_RUNNER_WRAPPERS_HOST_RUNTIME_H
+
+#include "wrappers/common/RuntimeError.h"
+#include "wrappers/host/DeviceMemory.h"
+#include "wrappers/host/Stream.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpu_runner {
+
+class HostRuntime {
+public:
+  HostRuntime() : HostRuntime(DeviceMemory::Options()) {}
+  explicit HostRuntime(DeviceMemory::Options memoryOptions);
+
+  // Streams and events; see StreamManager.
+  Status createStream(void *&stream);
+  Status destroyStream(void *stream);
+  Status synchronizeStream(void *stream);
+  Status joinStream(void *stream, void *dependency);
+  Status createEvent(void *&event);
+  Status destroyEvent(void *event);
+  Status recordEvent(void *event, void *stream);
+  Status synchronizeEvent(void *event);
+  Status streamWaitEvent(void *stream, void *event);
+
+  /// Allocates at once, even for an asynchronous op: the memory is usable by
+  /// anything enqueued later on any stream.
+  Status allocate(uint64_t bytes, void *stream, bool hostShared,
+                  const char *loc, void *&result);
+  /// Marks the allocation freed now; its pages are released when `stream`
+  /// reaches the free (the null stream: after all work enqueued so far).
+  Status free(void *ptr, void *stream, const char *loc);
+
+  Status memcpy(void *dst, const void *src, uint64_t bytes, void *stream,
+                const char *loc);
+  Status memcpyStrided(int64_t rank, void *dstDescriptor, void *srcDescriptor,
+                       int64_t elementSizeBytes, void *stream, const char *loc);
+  /// Fills `count` elements of `elementSizeBytes` (1, 2, 4 or 8) bytes.
+  Status memset(void *dst, uint64_t value, int64_t elementSizeBytes,
+                uint64_t count, void *stream, const char *loc);
+  Status memsetStrided(int64_t rank, void *descriptor, int64_t elementSizeBytes,
+                       uint64_t value, void *stream, const char *loc);
+
+  /// Pinning is a no-op here; the registry still checks what CUDA checks.
+  Status hostRegister(void *ptr, uint64_t bytes, const char *loc);
+  Status hostRegisterMemRef(int64_t rank, void *descriptor,
+                            int64_t elementSizeBytes, const char *loc);
+  Status hostUnregister(void *ptr);
+  Status hostUnregisterMemRef(int64_t rank, void *descriptor,
+                              int64_t elementSizeBytes);
+
+  /// The host backend has one device, 0.
+  Status setDefaultDevice(int32_t device);
+
+  /// Why every module and kernel function fails on this backend for now.
+  static Status kernelsNotSupported();
+
+  /// One warning of the leak report: the op that allocated, and the text.
+  struct Warning {
+    std::string loc;
+    std::string message;
+  };
+
+  /// Waits for all work, reports the first failure of a task, then lists
+  /// every allocation never freed in `leaks` (oldest first), frees them and
+  /// forgets all streams, events and registrations. The runtime can be used
+  /// again afterwards.
+  Status finalize(std::vector<Warning> &leaks);
+
+  DeviceMemory &memory() { return deviceMemory; }
+  StreamManager &streams() { return streamManager; }
+  HostRegistry &registry() { return hostRegistry; }
+
+private:
+  // Declared in this order so that the streams, whose tasks use the memory,
+  // are shut down before the memory goes.
+  DeviceMemory deviceMemory;
+  HostRegistry hostRegistry;
+  StreamManager streamManager;
+};
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_WRAPPERS_HOST_RUNTIME_H

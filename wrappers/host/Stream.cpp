@@ -1,0 +1,447 @@
+//===- Stream.cpp - The host backend's streams and events -----------------===//
+//
+// See Stream.h. One mutex guards all of the manager's state; tasks run with
+// it released. Each stream is served by one worker thread; a worker whose
+// stream is reclaimed goes to an idle pool and serves the next new stream,
+// because programs (and LLVM's lowering of a synchronous gpu.launch_func)
+// create and destroy streams all the time.
+//
+// Waiting for another stream's work (events, joins) is a task that blocks
+// its own worker until the other stream's completed-task count reaches the
+// mark; marks always point at work enqueued earlier, so waits cannot form a
+// cycle.
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/host/Stream.h"
+
+#include <cstring>
+#include <deque>
+#include <string>
+
+#include <pthread.h>
+
+namespace gpu_runner {
+
+namespace {
+
+const char *const kReleasedStreamMessage =
+    "the stream of this op's async dependency was already released by a "
+    "gpu.wait";
+
+uint64_t idOf(void *handle) { return reinterpret_cast<uintptr_t>(handle); }
+void *handleOf(uint64_t id) { return reinterpret_cast<void *>(id); }
+
+} // namespace
+
+struct StreamManager::QueuedTask {
+  Task run;
+  const char *loc;
+};
+
+struct StreamManager::StreamState {
+  explicit StreamState(uint64_t streamId) : id(streamId) {}
+  const uint64_t id;
+  std::deque<QueuedTask> queue;
+  /// Tasks pushed and tasks finished (run, failed or skipped) so far.
+  uint64_t enqueued = 0;
+  uint64_t completed = 0;
+  bool released = false;
+  Worker *worker = nullptr;
+  /// The first failure of a task; later tasks are skipped, as a GPU stream
+  /// stops at a sticky error.
+  bool failed = false;
+  std::string errorLoc;
+  std::string errorMessage;
+};
+
+struct StreamManager::EventState {
+  bool recorded = false;
+  Mark mark;
+};
+
+struct StreamManager::Worker {
+  StreamManager *owner = nullptr;
+  pthread_t thread;
+  std::condition_variable wake;
+  /// The stream this worker serves; null while idle.
+  std::shared_ptr<StreamState> stream;
+  bool exit = false;
+};
+
+StreamManager::StreamManager() = default;
+
+StreamManager::~StreamManager() { (void)shutdown(); }
+
+void *StreamManager::workerMain(void *worker) {
+  Worker *self = static_cast<Worker *>(worker);
+  self->owner->workerLoop(*self);
+  return nullptr;
+}
+
+void StreamManager::workerLoop(Worker &worker) {
+  std::unique_lock<std::mutex> lock(mutex);
+  while (true) {
+    worker.wake.wait(lock, [&] {
+      return worker.exit || (worker.stream && (!worker.stream->queue.empty() ||
+                                               worker.stream->released));
+    });
+    if (!worker.stream)
+      return; // exit, and no stream to finish first
+    std::shared_ptr<StreamState> stream = worker.stream;
+
+    if (!stream->queue.empty()) {
+      QueuedTask task = std::move(stream->queue.front());
+      stream->queue.pop_front();
+      bool skip = stream->failed;
+      lock.unlock();
+      Status status = skip ? Status() : task.run();
+      task.run = nullptr; // destroy what the task captured outside the lock
+      lock.lock();
+      if (!status.ok() && !stream->failed) {
+        stream->failed = true;
+        stream->errorLoc = task.loc ? task.loc : "";
+        stream->errorMessage = status.message();
+      }
+      ++stream->completed;
+      progress.notify_all();
+      continue;
+    }
+
+    // Released and drained: reclaim the stream, keep its failure for the
+    // next synchronization, and wait for another stream to serve.
+    if (stream->failed)
+      pendingErrors.push_back(
+          PendingError{stream->id, stream->errorLoc, stream->errorMessage});
+    streams.erase(stream->id);
+    stream->worker = nullptr;
+    worker.stream = nullptr;
+    idleWorkers.push_back(&worker);
+    progress.notify_all();
+  }
+}
+
+StreamManager::HandleKind StreamManager::kindOf(void *handle) const {
+  uint64_t id = idOf(handle);
+  return id < handleKinds.size() ? handleKinds[id] : HandleKind::None;
+}
+
+Status StreamManager::invalidStreamHandle(void *handle) const {
+  std::string message = "invalid stream handle " + formatPointer(handle);
+  if (kindOf(handle) == HandleKind::Event)
+    message += ": it is an event";
+  else
+    message += ": no stream was created with it";
+  return Status::error(message);
+}
+
+Status StreamManager::lookupStream(void *handle,
+                                   std::shared_ptr<StreamState> &stream,
+                                   bool forEnqueue) const {
+  stream = nullptr;
+  if (kindOf(handle) != HandleKind::Stream)
+    return invalidStreamHandle(handle);
+  auto it = streams.find(idOf(handle));
+  if (it != streams.end())
+    stream = it->second;
+  if (forEnqueue && (!stream || stream->released))
+    return Status::error(kReleasedStreamMessage);
+  return Status();
+}
+
+Status StreamManager::lookupEvent(void *handle,
+                                  std::shared_ptr<EventState> &event) const {
+  event = nullptr;
+  if (kindOf(handle) != HandleKind::Event)
+    return Status::error("invalid event handle " + formatPointer(handle) +
+                         (kindOf(handle) == HandleKind::Stream
+                              ? ": it is a stream"
+                              : ": no event was created with it"));
+  auto it = events.find(idOf(handle));
+  if (it == events.end())
+    return Status::error("the event " + formatPointer(handle) +
+                         " was already destroyed");
+  event = it->second;
+  return Status();
+}
+
+void StreamManager::push(StreamState &stream, Task task, const char *loc) {
+  stream.queue.push_back(QueuedTask{std::move(task), loc});
+  ++stream.enqueued;
+  stream.worker->wake.notify_one();
+}
+
+void StreamManager::release(StreamState &stream) {
+  if (stream.released)
+    return;
+  stream.released = true;
+  stream.worker->wake.notify_one();
+}
+
+StreamManager::Mark StreamManager::markAll() const {
+  Mark mark;
+  mark.reserve(streams.size());
+  for (const auto &entry : streams)
+    mark.emplace_back(entry.second, entry.second->enqueued);
+  return mark;
+}
+
+bool StreamManager::isDone(const Mark &mark) {
+  for (const auto &point : mark)
+    if (point.first->completed < point.second)
+      return false;
+  return true;
+}
+
+void StreamManager::waitFor(std::unique_lock<std::mutex> &lock,
+                            const Mark &mark) {
+  progress.wait(lock, [&] { return isDone(mark); });
+}
+
+Status StreamManager::firstError(const Mark &mark) const {
+  for (const auto &point : mark)
+    if (point.first->failed)
+      return Status::errorAt(point.first->errorLoc, point.first->errorMessage);
+  return Status();
+}
+
+Status StreamManager::pendingError(uint64_t id) const {
+  for (const PendingError &error : pendingErrors)
+    if (error.id == id)
+      return Status::errorAt(error.loc, error.message);
+  return Status();
+}
+
+Status StreamManager::createStream(void *&stream) {
+  stream = nullptr;
+  std::unique_lock<std::mutex> lock(mutex);
+  Worker *worker;
+  if (!idleWorkers.empty()) {
+    worker = idleWorkers.back();
+    idleWorkers.pop_back();
+  } else {
+    auto created = std::make_unique<Worker>();
+    created->owner = this;
+    int error =
+        pthread_create(&created->thread, nullptr, &workerMain, created.get());
+    if (error != 0)
+      return Status::error("cannot start the worker thread of a new stream: " +
+                           std::string(std::strerror(error)));
+    worker = created.get();
+    workers.push_back(std::move(created));
+  }
+  uint64_t id = nextHandle++;
+  handleKinds.resize(id + 1, HandleKind::None);
+  handleKinds[id] = HandleKind::Stream;
+  auto state = std::make_shared<StreamState>(id);
+  state->worker = worker;
+  worker->stream = state;
+  streams.emplace(id, std::move(state));
+  stream = handleOf(id);
+  return Status();
+}
+
+Status StreamManager::checkEnqueue(void *stream) const {
+  if (!stream)
+    return Status();
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<StreamState> state;
+  return lookupStream(stream, state, /*forEnqueue=*/true);
+}
+
+Status StreamManager::enqueue(void *stream, Task task, const char *loc) {
+  std::unique_lock<std::mutex> lock(mutex);
+  if (!stream) {
+    GPU_RUNNER_RETURN_IF_ERROR(synchronizeAllLocked(lock));
+    lock.unlock();
+    return task();
+  }
+  std::shared_ptr<StreamState> state;
+  GPU_RUNNER_RETURN_IF_ERROR(lookupStream(stream, state, /*forEnqueue=*/true));
+  push(*state, std::move(task), loc);
+  return Status();
+}
+
+Status StreamManager::synchronize(void *stream) {
+  std::unique_lock<std::mutex> lock(mutex);
+  if (!stream)
+    return synchronizeAllLocked(lock);
+  std::shared_ptr<StreamState> state;
+  GPU_RUNNER_RETURN_IF_ERROR(lookupStream(stream, state, /*forEnqueue=*/false));
+  if (!state) // released and reclaimed
+    return pendingError(idOf(stream));
+  Mark mark{{state, state->enqueued}};
+  waitFor(lock, mark);
+  return firstError(mark);
+}
+
+Status StreamManager::destroy(void *stream) {
+  if (!stream)
+    return Status::error("cannot destroy the null stream: synchronous ops "
+                         "have no stream to destroy");
+  std::unique_lock<std::mutex> lock(mutex);
+  std::shared_ptr<StreamState> state;
+  GPU_RUNNER_RETURN_IF_ERROR(lookupStream(stream, state, /*forEnqueue=*/false));
+  if (!state)
+    return Status(); // released and reclaimed
+  if (!state->released) {
+    release(*state);
+    return Status();
+  }
+  // Released twice: a program that waits on a token a gpu.wait consumed
+  // already. Its work must still be done when this returns.
+  waitFor(lock, Mark{{state, state->enqueued}});
+  return Status();
+}
+
+Status StreamManager::join(void *stream, void *dependency) {
+  if (!stream) {
+    // Joining into the synchronous stream is waiting for the dependency.
+    GPU_RUNNER_RETURN_IF_ERROR(synchronize(dependency));
+    return dependency ? destroy(dependency) : Status();
+  }
+  std::unique_lock<std::mutex> lock(mutex);
+  std::shared_ptr<StreamState> state;
+  if (stream == dependency)
+    return lookupStream(stream, state, /*forEnqueue=*/false);
+  GPU_RUNNER_RETURN_IF_ERROR(lookupStream(stream, state, /*forEnqueue=*/true));
+  if (!dependency)
+    return Status(); // synchronous work is done by the time it returns
+  std::shared_ptr<StreamState> dependencyState;
+  GPU_RUNNER_RETURN_IF_ERROR(
+      lookupStream(dependency, dependencyState, /*forEnqueue=*/false));
+  if (!dependencyState)
+    return Status(); // reclaimed: all its work is done
+  Mark mark{{dependencyState, dependencyState->enqueued}};
+  if (!isDone(mark))
+    push(
+        *state,
+        [this, mark]() {
+          std::unique_lock<std::mutex> waitLock(mutex);
+          waitFor(waitLock, mark);
+          return Status();
+        },
+        "gpu.wait");
+  release(*dependencyState);
+  return Status();
+}
+
+Status StreamManager::synchronizeAll() {
+  std::unique_lock<std::mutex> lock(mutex);
+  return synchronizeAllLocked(lock);
+}
+
+Status StreamManager::synchronizeAllLocked(std::unique_lock<std::mutex> &lock) {
+  Mark mark = markAll();
+  waitFor(lock, mark);
+  GPU_RUNNER_RETURN_IF_ERROR(firstError(mark));
+  if (!pendingErrors.empty())
+    return Status::errorAt(pendingErrors.front().loc,
+                           pendingErrors.front().message);
+  return Status();
+}
+
+Status StreamManager::createEvent(void *&event) {
+  std::lock_guard<std::mutex> lock(mutex);
+  uint64_t id = nextHandle++;
+  handleKinds.resize(id + 1, HandleKind::None);
+  handleKinds[id] = HandleKind::Event;
+  events.emplace(id, std::make_shared<EventState>());
+  event = handleOf(id);
+  return Status();
+}
+
+Status StreamManager::destroyEvent(void *event) {
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<EventState> state;
+  GPU_RUNNER_RETURN_IF_ERROR(lookupEvent(event, state));
+  events.erase(idOf(event));
+  return Status();
+}
+
+Status StreamManager::recordEvent(void *event, void *stream) {
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<EventState> state;
+  GPU_RUNNER_RETURN_IF_ERROR(lookupEvent(event, state));
+  Mark mark;
+  if (stream) {
+    std::shared_ptr<StreamState> streamState;
+    GPU_RUNNER_RETURN_IF_ERROR(
+        lookupStream(stream, streamState, /*forEnqueue=*/true));
+    mark.emplace_back(streamState, streamState->enqueued);
+  } else {
+    mark = markAll();
+  }
+  state->recorded = true;
+  state->mark = std::move(mark);
+  return Status();
+}
+
+Status StreamManager::synchronizeEvent(void *event) {
+  std::unique_lock<std::mutex> lock(mutex);
+  std::shared_ptr<EventState> state;
+  GPU_RUNNER_RETURN_IF_ERROR(lookupEvent(event, state));
+  if (!state->recorded)
+    return Status();
+  Mark mark = state->mark; // a record while waiting must not move this wait
+  waitFor(lock, mark);
+  return firstError(mark);
+}
+
+Status StreamManager::waitEvent(void *stream, void *event) {
+  if (!stream)
+    return synchronizeEvent(event);
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<StreamState> streamState;
+  GPU_RUNNER_RETURN_IF_ERROR(
+      lookupStream(stream, streamState, /*forEnqueue=*/true));
+  std::shared_ptr<EventState> state;
+  GPU_RUNNER_RETURN_IF_ERROR(lookupEvent(event, state));
+  if (!state->recorded || isDone(state->mark))
+    return Status();
+  push(
+      *streamState,
+      [this, mark = state->mark]() {
+        std::unique_lock<std::mutex> waitLock(mutex);
+        waitFor(waitLock, mark);
+        return Status();
+      },
+      "gpu.wait");
+  return Status();
+}
+
+Status StreamManager::shutdown() {
+  std::unique_lock<std::mutex> lock(mutex);
+  Status status = synchronizeAllLocked(lock);
+  for (auto &entry : streams)
+    release(*entry.second);
+  progress.wait(lock, [&] { return streams.empty(); });
+  if (status.ok() && !pendingErrors.empty())
+    status = Status::errorAt(pendingErrors.front().loc,
+                             pendingErrors.front().message);
+  pendingErrors.clear();
+  events.clear();
+  for (auto &worker : workers) {
+    worker->exit = true;
+    worker->wake.notify_one();
+  }
+  std::vector<std::unique_ptr<Worker>> finished = std::move(workers);
+  workers.clear();
+  idleWorkers.clear();
+  lock.unlock();
+  for (auto &worker : finished)
+    pthread_join(worker->thread, nullptr);
+  return status;
+}
+
+size_t StreamManager::workerCount() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return workers.size();
+}
+
+size_t StreamManager::streamCount() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return streams.size();
+}
+
+} // namespace gpu_runner

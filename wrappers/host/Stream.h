@@ -1,0 +1,155 @@
+//===- Stream.h - The host backend's streams and events -------------------===//
+//
+// A stream is a real asynchronous in-order queue: enqueuing pushes a task
+// and returns, and a worker thread of the stream's own runs the tasks one
+// after the other. So a program that forgets a gpu.wait reads stale data
+// here as it would on a GPU.
+//
+// The program sees streams and events as handles that are not pointers but
+// sequential ids (1, 2, 3, ... cast to void *), never reused: a handle that
+// was never issued, or one that belongs to a stream already released, is
+// told apart exactly. A null stream handle means the synchronous form of an
+// op, which (like CUDA's legacy default stream) waits for all work enqueued
+// so far on every stream and then runs on the calling thread.
+//
+// Events mark a point in one stream's queue ("all work enqueued so far");
+// a stream can wait for an event of another stream without blocking the
+// program.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_WRAPPERS_HOST_STREAM_H
+#define GPU_RUNNER_WRAPPERS_HOST_STREAM_H
+
+#include "wrappers/common/RuntimeError.h"
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace gpu_runner {
+
+class StreamManager {
+public:
+  /// What a stream runs. A failed Status is kept by the stream and reported
+  /// at the next synchronization with it, at the location of the task's op.
+  using Task = std::function<Status()>;
+
+  StreamManager();
+  /// Drains every stream and joins the worker threads (see shutdown).
+  ~StreamManager();
+  StreamManager(const StreamManager &) = delete;
+  StreamManager &operator=(const StreamManager &) = delete;
+
+  /// Creates a stream; its handle is the next unused id.
+  Status createStream(void *&stream);
+
+  /// Fails unless work may be enqueued on `stream`: null, or a stream that
+  /// was created and not released yet.
+  Status checkEnqueue(void *stream) const;
+
+  /// Pushes `task` (of the op at `loc`) onto `stream` and returns at once.
+  /// On the null stream: waits for every stream to drain what was enqueued
+  /// so far, then runs `task` on the calling thread and returns its Status.
+  Status enqueue(void *stream, Task task, const char *loc);
+
+  /// Blocks until `stream` has run all work enqueued so far; reports the
+  /// first failure of its tasks. A released stream: waits for it to drain.
+  /// The null stream: synchronizeAll.
+  Status synchronize(void *stream);
+
+  /// Releases `stream` without blocking: its worker runs the work still
+  /// queued, then the stream is reclaimed. On a stream released already:
+  /// waits for its queued work, then does nothing.
+  Status destroy(void *stream);
+
+  /// Makes `stream` wait, without blocking the caller, for all work enqueued
+  /// on `dependency` so far, then releases `dependency`. Nothing happens when
+  /// both are the same stream. A dependency released already is fine: its
+  /// work so far is all the work it will ever have.
+  Status join(void *stream, void *dependency);
+
+  /// Blocks until every stream has run all work enqueued so far; reports the
+  /// first failure of a task on any stream, released ones included.
+  Status synchronizeAll();
+
+  /// Events share the streams' sequence of handle ids.
+  Status createEvent(void *&event);
+  Status destroyEvent(void *event);
+  /// The event completes when `stream` has run the work enqueued on it so
+  /// far (on the null stream: when every stream has); recording it again
+  /// moves it.
+  Status recordEvent(void *event, void *stream);
+  /// Blocks until the event's most recent record completes; at once for an
+  /// event never recorded.
+  Status synchronizeEvent(void *event);
+  /// `stream`'s later work waits for the event's current record (none: no
+  /// wait). On the null stream: blocks the caller like synchronizeEvent.
+  Status waitEvent(void *stream, void *event);
+
+  /// Drains and releases every stream, forgets every event and joins the
+  /// worker threads; reports the first failure of a task. The manager may be
+  /// used again afterwards.
+  Status shutdown();
+
+  /// Introspection for tests.
+  size_t workerCount() const;
+  size_t streamCount() const; // live plus released-but-draining
+
+private:
+  struct StreamState;
+  struct EventState;
+  struct Worker;
+  struct QueuedTask;
+  /// A point in the queues of some streams: done when each stream has
+  /// completed at least that many tasks.
+  using Mark = std::vector<std::pair<std::shared_ptr<StreamState>, uint64_t>>;
+  enum class HandleKind : uint8_t { None, Stream, Event };
+
+  static void *workerMain(void *worker);
+  void workerLoop(Worker &worker);
+
+  // All of these expect `mutex` to be held.
+  HandleKind kindOf(void *handle) const;
+  Status invalidStreamHandle(void *handle) const;
+  Status lookupStream(void *handle, std::shared_ptr<StreamState> &stream,
+                      bool forEnqueue) const;
+  Status lookupEvent(void *handle, std::shared_ptr<EventState> &event) const;
+  void push(StreamState &stream, Task task, const char *loc);
+  void release(StreamState &stream);
+  Mark markAll() const;
+  static bool isDone(const Mark &mark);
+  void waitFor(std::unique_lock<std::mutex> &lock, const Mark &mark);
+  Status firstError(const Mark &mark) const;
+  Status pendingError(uint64_t id) const;
+  Status synchronizeAllLocked(std::unique_lock<std::mutex> &lock);
+
+  mutable std::mutex mutex;
+  /// Notified whenever a task completes or a stream is reclaimed.
+  std::condition_variable progress;
+  uint64_t nextHandle = 1;
+  /// What each issued id is, indexed by id: one byte per id, so that ids of
+  /// reclaimed streams stay recognizable however many a program creates.
+  std::vector<HandleKind> handleKinds;
+  /// Streams not reclaimed yet (live, or released and draining), by id.
+  std::unordered_map<uint64_t, std::shared_ptr<StreamState>> streams;
+  std::unordered_map<uint64_t, std::shared_ptr<EventState>> events;
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::vector<Worker *> idleWorkers;
+  /// Failures of reclaimed streams not reported yet: id, loc, message.
+  struct PendingError {
+    uint64_t id;
+    std::string loc;
+    std::string message;
+  };
+  std::vector<PendingError> pendingErrors;
+};
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_WRAPPERS_HOST_STREAM_H
