@@ -1,0 +1,58 @@
+//===- CheckLowered.cpp - Everything left must be LLVM dialect ------------===//
+
+#include "lowering/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace gpu_runner {
+#define GEN_PASS_DEF_CHECKLOWERED
+#include "lowering/Passes.h.inc"
+} // namespace gpu_runner
+
+using namespace mlir;
+
+namespace gpu_runner {
+namespace {
+
+class CheckLoweredPass : public impl::CheckLoweredBase<CheckLoweredPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<Operation *> leftovers, casts;
+    module.walk([&](Operation *op) {
+      if (op == module || isa<LLVM::LLVMDialect>(op->getDialect()))
+        return;
+      if (isa<UnrealizedConversionCastOp>(op))
+        casts.push_back(op);
+      else
+        leftovers.push_back(op);
+    });
+
+    // An op without a lowering leaves casts around it; the op is what the
+    // user needs to hear about.
+    for (Operation *op : leftovers) {
+      InFlightDiagnostic diag = op->emitError();
+      diag << "'" << op->getName() << "' has no lowering to the LLVM dialect "
+           << "in gpu-runner";
+      if (!op->getDialect())
+        diag << " (its dialect '" << op->getName().getDialectNamespace()
+             << "' is not one gpu-runner accepts)";
+    }
+    // Of a chain of casts, the first says which conversion was missing.
+    if (leftovers.empty())
+      for (Operation *op : casts)
+        if (!llvm::any_of(op->getOperands(), [](Value operand) {
+              return operand.getDefiningOp<UnrealizedConversionCastOp>();
+            }))
+          op->emitError() << "a value of type " << op->getOperandTypes()
+                        << " could not be converted to "
+                        << op->getResultTypes();
+    if (!leftovers.empty() || !casts.empty())
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace gpu_runner

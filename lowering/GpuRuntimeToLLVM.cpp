@@ -1,0 +1,440 @@
+//===- GpuRuntimeToLLVM.cpp - gpu runtime ops to mgpu ABI calls -----------===//
+//
+// One pattern per gpu runtime op. An async token is lowered to the stream its
+// op was enqueued on:
+// - an async op without dependencies gets a new stream;
+// - with dependencies it runs on the first one's stream, after the others
+//   were joined into it (mgpuStreamJoinAt, which releases them);
+// - a synchronous op passes a null stream, which the runtime runs in order
+//   with all work enqueued before it;
+// - a synchronous gpu.wait synchronizes and releases its tokens' streams.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/GpuRuntimeToLLVM.h"
+
+#include "lowering/MgpuCalls.h"
+
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace gpu_runner {
+namespace {
+
+/// Base of every pattern here: emitting ABI calls that carry the op's
+/// location, and finding the stream an op runs on.
+template <typename OpTy>
+class RuntimeCallPattern : public ConvertOpToLLVMPattern<OpTy> {
+public:
+  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
+
+protected:
+  /// Emits a call of `fn`; the op's location string is appended for the
+  /// functions that take one (those ending in `At`).
+  FailureOr<Value> call(ConversionPatternRewriter &rewriter, Operation *op,
+                        MgpuFunction fn, SmallVector<Value> args) const {
+    Location loc = op->getLoc();
+    if (getMgpuFunctionName(fn).ends_with("At"))
+      args.push_back(
+          getConstantString(rewriter, loc, getRuntimeLocation(op)));
+    FailureOr<LLVM::CallOp> callOp = createMgpuCall(rewriter, loc, fn, args);
+    if (failed(callOp))
+      return failure();
+    return callOp->getNumResults() ? callOp->getResult() : Value();
+  }
+
+  Value nullPointer(ConversionPatternRewriter &rewriter, Location loc) const {
+    return LLVM::ZeroOp::create(rewriter, loc, this->getPtrType());
+  }
+
+  Value constantI64(ConversionPatternRewriter &rewriter, Location loc,
+                    int64_t value) const {
+    return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                    rewriter.getI64IntegerAttr(value));
+  }
+
+  /// The stream `op` runs on: null for a synchronous op (after synchronizing
+  /// the streams of its dependencies, if it has any), a new stream for an
+  /// async op without dependencies, else the first dependency's stream with
+  /// the others joined into it.
+  FailureOr<Value> getStream(ConversionPatternRewriter &rewriter,
+                             gpu::AsyncOpInterface op,
+                             ValueRange dependencies) const {
+    Location loc = op->getLoc();
+    // The same stream may be named by several tokens; one join or
+    // synchronization is enough.
+    llvm::SetVector<Value> streams(dependencies.begin(), dependencies.end());
+    if (!op.getAsyncToken()) {
+      for (Value stream : streams)
+        if (failed(call(rewriter, op, MgpuFunction::mgpuStreamSynchronizeAt,
+                        {stream})))
+          return failure();
+      return nullPointer(rewriter, loc);
+    }
+    if (streams.empty())
+      return call(rewriter, op, MgpuFunction::mgpuStreamCreateAt, {});
+    Value stream = streams.front();
+    for (Value dependency : streams.getArrayRef().drop_front())
+      if (failed(call(rewriter, op, MgpuFunction::mgpuStreamJoinAt,
+                      {stream, dependency})))
+        return failure();
+    return stream;
+  }
+
+  /// Replaces `op` by `values` followed by its token, if it has one.
+  void replaceWithStream(ConversionPatternRewriter &rewriter, OpTy op,
+                         SmallVector<Value> values, Value stream) const {
+    if (op.getAsyncToken())
+      values.push_back(stream);
+    rewriter.replaceOp(op, values);
+  }
+
+  /// A pointer in address space 0, as the ABI takes them.
+  Value toGenericPointer(ConversionPatternRewriter &rewriter, Location loc,
+                         Value pointer) const {
+    auto type = cast<LLVM::LLVMPointerType>(pointer.getType());
+    if (type.getAddressSpace() == 0)
+      return pointer;
+    return LLVM::AddrSpaceCastOp::create(rewriter, loc, this->getPtrType(),
+                                         pointer);
+  }
+
+  /// The address of the first element of a memref: aligned + offset.
+  Value getDataPointer(ConversionPatternRewriter &rewriter, Location loc,
+                       MemRefType type, Value descriptor) const {
+    MemRefDescriptor memref(descriptor);
+    Value pointer = memref.alignedPtr(rewriter, loc);
+    auto [strides, offset] = type.getStridesAndOffset();
+    (void)strides;
+    if (offset != 0) {
+      Type elementType =
+          this->getTypeConverter()->convertType(type.getElementType());
+      pointer = LLVM::GEPOp::create(rewriter, loc, pointer.getType(),
+                                    elementType, pointer,
+                                    memref.offset(rewriter, loc));
+    }
+    return toGenericPointer(rewriter, loc, pointer);
+  }
+
+  /// Size in bytes of `count` elements of `elementType`, computed from the
+  /// data layout the way upstream's lowering does (a GEP from null).
+  Value getBytes(ConversionPatternRewriter &rewriter, Location loc,
+                 Type elementType, int64_t count) const {
+    Value null = nullPointer(rewriter, loc);
+    // A GEP's constant index is 32-bit; larger counts are a value.
+    LLVM::GEPArg index = static_cast<int32_t>(count);
+    if (count != static_cast<int32_t>(count))
+      index = constantI64(rewriter, loc, count);
+    Value end = LLVM::GEPOp::create(
+        rewriter, loc, this->getPtrType(),
+        this->getTypeConverter()->convertType(elementType), null,
+        ArrayRef<LLVM::GEPArg>{index});
+    return LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), end);
+  }
+
+  Value getElementBytes(ConversionPatternRewriter &rewriter, Location loc,
+                        Type elementType) const {
+    return getBytes(rewriter, loc, elementType, 1);
+  }
+
+  /// Stores a ranked memref descriptor in stack memory and returns its
+  /// address, the form in which the ABI takes descriptors.
+  Value spillDescriptor(ConversionPatternRewriter &rewriter, Location loc,
+                        Value descriptor) const {
+    Value one = constantI64(rewriter, loc, 1);
+    Value slot = LLVM::AllocaOp::create(rewriter, loc, this->getPtrType(),
+                                        descriptor.getType(), one);
+    LLVM::StoreOp::create(rewriter, loc, descriptor, slot);
+    return slot;
+  }
+
+  /// Runs `emit` between a stack save and restore, so that descriptors
+  /// spilled inside a loop do not grow the stack.
+  template <typename Fn>
+  LogicalResult withStackFrame(ConversionPatternRewriter &rewriter,
+                               Location loc, Fn emit) const {
+    Value saved =
+        LLVM::StackSaveOp::create(rewriter, loc, this->getPtrType());
+    if (failed(emit()))
+      return failure();
+    LLVM::StackRestoreOp::create(rewriter, loc, saved);
+    return success();
+  }
+};
+
+/// gpu.memcpy: one contiguous copy when both memrefs are statically known to
+/// be contiguous with the same static shape, else a strided copy of the two
+/// descriptors (which also checks dynamic shapes at run time).
+class MemcpyOpLowering : public RuntimeCallPattern<gpu::MemcpyOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::MemcpyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<MemRefType>(op.getSrc().getType());
+    auto dstType = cast<MemRefType>(op.getDst().getType());
+    Location loc = op.getLoc();
+
+    FailureOr<Value> stream =
+        getStream(rewriter, op, adaptor.getAsyncDependencies());
+    if (failed(stream))
+      return failure();
+
+    if (memref::isStaticShapeAndContiguousRowMajor(srcType) &&
+        memref::isStaticShapeAndContiguousRowMajor(dstType)) {
+      Value bytes = getBytes(rewriter, loc, srcType.getElementType(),
+                             srcType.getNumElements());
+      Value src = getDataPointer(rewriter, loc, srcType, adaptor.getSrc());
+      Value dst = getDataPointer(rewriter, loc, dstType, adaptor.getDst());
+      if (failed(call(rewriter, op, MgpuFunction::mgpuMemcpyAt,
+                      {dst, src, bytes, *stream})))
+        return failure();
+    } else {
+      LogicalResult emitted = withStackFrame(rewriter, loc, [&] {
+        Value rank = constantI64(rewriter, loc, srcType.getRank());
+        Value dst = spillDescriptor(rewriter, loc, adaptor.getDst());
+        Value src = spillDescriptor(rewriter, loc, adaptor.getSrc());
+        Value elementBytes =
+            getElementBytes(rewriter, loc, srcType.getElementType());
+        return call(rewriter, op, MgpuFunction::mgpuMemcpyStridedAt,
+                    {rank, dst, src, elementBytes, *stream});
+      });
+      if (failed(emitted))
+        return failure();
+    }
+    replaceWithStream(rewriter, op, {}, *stream);
+    return success();
+  }
+};
+
+/// gpu.memset of 8, 16, 32 or 64-bit elements: a contiguous fill when the
+/// memref is statically contiguous, else a strided fill of its descriptor.
+class MemsetOpLowering : public RuntimeCallPattern<gpu::MemsetOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::MemsetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dstType = cast<MemRefType>(op.getDst().getType());
+    std::optional<unsigned> bits =
+        getMemsetElementBits(op.getValue().getType(),
+                             getTypeConverter()->getIndexTypeBitwidth());
+    if (!bits)
+      return rewriter.notifyMatchFailure(op, "unsupported element width");
+    Location loc = op.getLoc();
+
+    FailureOr<Value> stream =
+        getStream(rewriter, op, adaptor.getAsyncDependencies());
+    if (failed(stream))
+      return failure();
+
+    // The runtime takes the element's bits as an unsigned integer.
+    Type bitsType = rewriter.getIntegerType(*bits);
+    Value value = adaptor.getValue();
+    if (value.getType() != bitsType)
+      value = LLVM::BitcastOp::create(rewriter, loc, bitsType, value);
+
+    if (memref::isStaticShapeAndContiguousRowMajor(dstType)) {
+      Value dst = getDataPointer(rewriter, loc, dstType, adaptor.getDst());
+      Value count = constantI64(rewriter, loc, dstType.getNumElements());
+      MgpuFunction fn = *bits == 8    ? MgpuFunction::mgpuMemset8At
+                        : *bits == 16 ? MgpuFunction::mgpuMemset16At
+                        : *bits == 32 ? MgpuFunction::mgpuMemset32At
+                                      : MgpuFunction::mgpuMemset64At;
+      if (failed(call(rewriter, op, fn, {dst, value, count, *stream})))
+        return failure();
+    } else {
+      if (*bits < 64)
+        value = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI64Type(),
+                                     value);
+      LogicalResult emitted = withStackFrame(rewriter, loc, [&] {
+        Value rank = constantI64(rewriter, loc, dstType.getRank());
+        Value dst = spillDescriptor(rewriter, loc, adaptor.getDst());
+        Value elementBytes = constantI64(rewriter, loc, *bits / 8);
+        return call(rewriter, op, MgpuFunction::mgpuMemsetStridedAt,
+                    {rank, dst, elementBytes, value, *stream});
+      });
+      if (failed(emitted))
+        return failure();
+    }
+    replaceWithStream(rewriter, op, {}, *stream);
+    return success();
+  }
+};
+
+/// gpu.alloc: device memory for a memref with an identity layout.
+class AllocOpLowering : public RuntimeCallPattern<gpu::AllocOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::AllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MemRefType type = op.getMemref().getType();
+    if (!isConvertibleAndHasIdentityMaps(type) ||
+        !adaptor.getSymbolOperands().empty())
+      return rewriter.notifyMatchFailure(op, "layout is not the identity");
+    Location loc = op.getLoc();
+
+    FailureOr<Value> stream =
+        getStream(rewriter, op, adaptor.getAsyncDependencies());
+    if (failed(stream))
+      return failure();
+
+    SmallVector<Value> sizes, strides;
+    Value bytes;
+    getMemRefDescriptorSizes(loc, type, adaptor.getDynamicSizes(), rewriter,
+                             sizes, strides, bytes);
+    Value hostShared = LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI8Type(),
+        rewriter.getI8IntegerAttr(op.getHostShared() ? 1 : 0));
+    FailureOr<Value> pointer = call(rewriter, op, MgpuFunction::mgpuMemAllocAt,
+                                    {bytes, *stream, hostShared});
+    if (failed(pointer))
+      return failure();
+
+    Value typed = *pointer;
+    Type elementPtrType = getElementPtrType(type);
+    if (typed.getType() != elementPtrType)
+      typed = LLVM::AddrSpaceCastOp::create(rewriter, loc, elementPtrType,
+                                            typed);
+    Value descriptor = createMemRefDescriptor(loc, type, typed, typed, sizes,
+                                              strides, rewriter);
+    replaceWithStream(rewriter, op, {descriptor}, *stream);
+    return success();
+  }
+};
+
+/// gpu.dealloc: frees the allocation the memref was made from.
+class DeallocOpLowering : public RuntimeCallPattern<gpu::DeallocOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::DeallocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<Value> stream =
+        getStream(rewriter, op, adaptor.getAsyncDependencies());
+    if (failed(stream))
+      return failure();
+    Value pointer = toGenericPointer(
+        rewriter, loc,
+        MemRefDescriptor(adaptor.getMemref()).allocatedPtr(rewriter, loc));
+    if (failed(call(rewriter, op, MgpuFunction::mgpuMemFreeAt,
+                    {pointer, *stream})))
+      return failure();
+    replaceWithStream(rewriter, op, {}, *stream);
+    return success();
+  }
+};
+
+/// gpu.wait: the async form merges its dependencies into one stream; the
+/// synchronous form waits for its dependencies and releases their streams.
+class WaitOpLowering : public RuntimeCallPattern<gpu::WaitOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::WaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getAsyncToken()) {
+      FailureOr<Value> stream =
+          getStream(rewriter, op, adaptor.getAsyncDependencies());
+      if (failed(stream))
+        return failure();
+      rewriter.replaceOp(op, *stream);
+      return success();
+    }
+    llvm::SetVector<Value> streams(adaptor.getAsyncDependencies().begin(),
+                                   adaptor.getAsyncDependencies().end());
+    for (Value stream : streams) {
+      if (failed(call(rewriter, op, MgpuFunction::mgpuStreamSynchronizeAt,
+                      {stream})) ||
+          failed(call(rewriter, op, MgpuFunction::mgpuStreamDestroyAt,
+                      {stream})))
+        return failure();
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// gpu.host_register and gpu.host_unregister: pass the unranked memref's
+/// rank and descriptor, so the runtime pins exactly the bytes it spans.
+template <typename OpTy, MgpuFunction fn>
+class HostRegistrationLowering : public RuntimeCallPattern<OpTy> {
+public:
+  using RuntimeCallPattern<OpTy>::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<UnrankedMemRefType>(op.getValue().getType());
+    UnrankedMemRefDescriptor descriptor(adaptor.getValue());
+    Value rank = descriptor.rank(rewriter, loc);
+    Value ranked = descriptor.memRefDescPtr(rewriter, loc);
+    Value elementBytes =
+        this->getElementBytes(rewriter, loc, type.getElementType());
+    if (failed(this->call(rewriter, op, fn, {rank, ranked, elementBytes})))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// gpu.set_default_device.
+class SetDefaultDeviceOpLowering
+    : public RuntimeCallPattern<gpu::SetDefaultDeviceOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::SetDefaultDeviceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(call(rewriter, op, MgpuFunction::mgpuSetDefaultDeviceAt,
+                    {adaptor.getDevIndex()})))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+std::optional<unsigned> getMemsetElementBits(Type type,
+                                             unsigned indexBitwidth) {
+  unsigned bits = 0;
+  if (type.isIndex())
+    bits = indexBitwidth;
+  else if (type.isIntOrFloat())
+    bits = type.getIntOrFloatBitWidth();
+  if (bits == 8 || bits == 16 || bits == 32 || bits == 64)
+    return bits;
+  return std::nullopt;
+}
+
+void populateGpuRuntimeToLLVMPatterns(const LLVMTypeConverter &converter,
+                                      RewritePatternSet &patterns) {
+  patterns.add<MemcpyOpLowering, MemsetOpLowering, AllocOpLowering,
+               DeallocOpLowering, WaitOpLowering,
+               HostRegistrationLowering<
+                   gpu::HostRegisterOp,
+                   MgpuFunction::mgpuMemHostRegisterMemRefAt>,
+               HostRegistrationLowering<
+                   gpu::HostUnregisterOp,
+                   MgpuFunction::mgpuMemHostUnregisterMemRefAt>,
+               SetDefaultDeviceOpLowering>(converter);
+}
+
+} // namespace gpu_runner

@@ -1,0 +1,155 @@
+//===- GpuToLLVM.cpp - The host-code conversion to the LLVM dialect -------===//
+//
+// One dialect conversion lowers the gpu runtime ops together with the host
+// dialects around them, so that async tokens and memrefs are converted once,
+// consistently. Before converting, every gpu op of the host code is checked
+// for a form this lowering supports, so that an unsupported form is reported
+// with the reason instead of a generic "failed to legalize".
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/GpuRuntimeToLLVM.h"
+#include "lowering/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace gpu_runner {
+#define GEN_PASS_DEF_GPUTOLLVM
+#include "lowering/Passes.h.inc"
+} // namespace gpu_runner
+
+using namespace mlir;
+
+namespace gpu_runner {
+namespace {
+
+/// Why a memref operand cannot be lowered, or an empty string.
+std::string checkMemRefOperand(Type type, StringRef role) {
+  auto memref = cast<MemRefType>(type);
+  if (!memref.isStrided()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "the " << role << " has the layout " << memref.getLayout()
+       << ", which is not strided";
+    return text;
+  }
+  return "";
+}
+
+/// Reports the first gpu op of the host code in a form the lowering does not
+/// support, with the reason.
+LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
+  WalkResult result = module.walk([&](Operation *op) -> WalkResult {
+    if (isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    if (!isa<gpu::GPUDialect>(op->getDialect()))
+      return WalkResult::advance();
+
+    std::string reason;
+    if (auto memcpy = dyn_cast<gpu::MemcpyOp>(op)) {
+      reason = checkMemRefOperand(memcpy.getDst().getType(), "destination");
+      if (reason.empty())
+        reason = checkMemRefOperand(memcpy.getSrc().getType(), "source");
+    } else if (auto memset = dyn_cast<gpu::MemsetOp>(op)) {
+      reason = checkMemRefOperand(memset.getDst().getType(), "destination");
+      Type valueType = memset.getValue().getType();
+      if (reason.empty() && !getMemsetElementBits(valueType, indexBitwidth)) {
+        llvm::raw_string_ostream os(reason);
+        os << "elements of type '" << valueType
+           << "' are not supported; gpu.memset takes 8, 16, 32 or 64-bit "
+              "integers, floats or index";
+      }
+    } else if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+      if (!alloc.getMemref().getType().getLayout().isIdentity() ||
+          !alloc.getSymbolOperands().empty())
+        reason = "only memrefs with the identity layout can be allocated; "
+                 "allocate one and take a view of it with memref.subview or "
+                 "memref.reinterpret_cast";
+    } else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op)) {
+      reason = checkMemRefOperand(dealloc.getMemref().getType(), "memref");
+    } else if (!isa<gpu::WaitOp, gpu::HostRegisterOp, gpu::HostUnregisterOp,
+                    gpu::SetDefaultDeviceOp>(op)) {
+      reason = "this op is not supported in host code";
+    }
+    if (reason.empty())
+      return WalkResult::advance();
+    op->emitError() << "'" << op->getName() << "' cannot be lowered: "
+                    << reason;
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+class GpuToLLVMPass : public impl::GpuToLLVMBase<GpuToLLVMPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    ModuleOp module = getOperation();
+
+    LowerToLLVMOptions options(context);
+    LLVMTypeConverter converter(context, options);
+    // An async token is the stream its op was enqueued on.
+    converter.addConversion([context](gpu::AsyncTokenType) -> Type {
+      return LLVM::LLVMPointerType::get(context);
+    });
+    // Memory spaces numbered as the NVVM and ROCDL targets number them.
+    populateGpuMemorySpaceAttributeConversions(
+        converter, [](gpu::AddressSpace space) -> unsigned {
+          switch (space) {
+          case gpu::AddressSpace::Global:
+            return 1;
+          case gpu::AddressSpace::Workgroup:
+            return 3;
+          case gpu::AddressSpace::Private:
+            return 5;
+          }
+          llvm_unreachable("unknown address space");
+        });
+
+    if (failed(checkSupportedForms(module, converter.getIndexTypeBitwidth())))
+      return signalPassFailure();
+
+    LLVMConversionTarget target(*context);
+    target.addIllegalDialect<gpu::GPUDialect>();
+
+    RewritePatternSet patterns(context);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    cf::populateAssertToLLVMConversionPattern(converter, patterns);
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    index::populateIndexToLLVMConversionPatterns(converter, patterns);
+    // Intrinsics where LLVM has them, libm calls for the rest.
+    populateMathToLLVMConversionPatterns(converter, patterns,
+                                         /*approximateLog1p=*/true,
+                                         /*benefit=*/2);
+    populateMathToLibmConversionPatterns(patterns, /*benefit=*/1);
+    populateVectorToLLVMConversionPatterns(converter, patterns);
+    populateComplexToLLVMConversionPatterns(converter, patterns);
+    ub::populateUBToLLVMConversionPatterns(converter, patterns);
+    populateGpuRuntimeToLLVMPatterns(converter, patterns);
+
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace gpu_runner

@@ -1,0 +1,50 @@
+//===- MgpuCalls.h - Emitting calls of the mgpu runtime ABI ---------------===//
+//
+// The lowering names runtime functions only through `MgpuFunction`, an enum
+// generated from wrappers/MgpuAbi.def, and derives each function's LLVM type
+// from its C prototype there: a call the wrappers do not provide, or one with
+// the wrong signature, cannot be emitted.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_LOWERING_MGPUCALLS_H
+#define GPU_RUNNER_LOWERING_MGPUCALLS_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+namespace gpu_runner {
+
+enum class MgpuFunction {
+#define MGPU_FUNCTION(RET, NAME, PARAMS) NAME,
+#include "wrappers/MgpuAbi.def"
+};
+
+/// The C name of `fn`.
+llvm::StringRef getMgpuFunctionName(MgpuFunction fn);
+
+/// The LLVM type of `fn`, derived from its C prototype.
+mlir::LLVM::LLVMFunctionType getMgpuFunctionType(mlir::MLIRContext *context,
+                                                 MgpuFunction fn);
+
+/// Emits a call of `fn` at the builder's insertion point, declaring the
+/// function in the enclosing module first if it is not declared yet. Fails
+/// (with a diagnostic at `loc`) when the module already declares the name
+/// with another type.
+mlir::FailureOr<mlir::LLVM::CallOp> createMgpuCall(mlir::OpBuilder &builder,
+                                                   mlir::Location loc,
+                                                   MgpuFunction fn,
+                                                   mlir::ValueRange args);
+
+/// The string that tells the runtime which op made a call:
+/// "gpu.memcpy@file.mlir:12:5", or "gpu.memcpy" without a file location.
+std::string getRuntimeLocation(mlir::Operation *op);
+
+/// Returns a pointer to a NUL-terminated private constant holding `text`,
+/// shared by every use of the same text in the module.
+mlir::Value getConstantString(mlir::OpBuilder &builder, mlir::Location loc,
+                              llvm::StringRef text);
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_LOWERING_MGPUCALLS_H
