@@ -1,0 +1,16 @@
+// RUN: not %gpu-runner %s --entry-point-result=i32 2>&1 >%t.out | FileCheck %s --check-prefix=WRONG
+// RUN: count 0 < %t.out
+// RUN: not %gpu-runner %s --entry-point-result=f64 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not %gpu-runner %s -e takes_argument 2>&1 | FileCheck %s --check-prefix=ARGUMENT
+
+// UNKNOWN: error: --entry-point-result=f64 is not one of void, i32, i64, f32
+
+// WRONG: entry-result-invalid.mlir:[[# @LINE + 1]]:1: error: entry point 'main' returns nothing, but --entry-point-result=i32 was given
+func.func @main() {
+  return
+}
+
+// ARGUMENT: entry-result-invalid.mlir:[[# @LINE + 1]]:1: error: entry point 'takes_argument' must take no arguments
+func.func @takes_argument(%x: i32) {
+  return
+}

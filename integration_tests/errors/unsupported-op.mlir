@@ -1,0 +1,16 @@
+// RUN: not %gpu-runner %s 2>&1 >%t.out | FileCheck %s
+// RUN: count 0 < %t.out
+
+// An op of a dialect the runner accepts but cannot lower is named where it
+// is, before anything runs.
+
+func.func private @printF32(f32)
+
+func.func @main() {
+  %a = complex.constant [1.0 : f32, 2.0 : f32] : complex<f32>
+  // CHECK: unsupported-op.mlir:[[# @LINE + 1]]:8: error: 'complex.tan' has no lowering to the LLVM dialect in gpu-runner
+  %b = complex.tan %a : complex<f32>
+  %re = complex.re %b : complex<f32>
+  call @printF32(%re) : (f32) -> ()
+  return
+}

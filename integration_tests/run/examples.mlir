@@ -1,0 +1,14 @@
+// The examples in examples/ print what their comments say.
+// RUN: %gpu-runner %S/../../examples/memcpy-round-trip.mlir | FileCheck %s --check-prefix=ROUND-TRIP
+// RUN: %gpu-runner %S/../../examples/matrix-window.mlir | FileCheck %s --check-prefix=WINDOW
+
+// ROUND-TRIP:      [0,  1,  2,  3,  4,  5,  6,  7]
+// ROUND-TRIP:      [0,  1,  2,  3,  -1,  -1,  -1,  -1]
+
+// WINDOW:      {{\[}}[0,   0,   0,   0,   0,   0],
+// WINDOW-NEXT:  [0,   0,   0,   0,   0,   0],
+// WINDOW-NEXT:  [0,   1,   2,   3,   0,   0],
+// WINDOW-NEXT:  [0,   4,   5,   6,   0,   0],
+// WINDOW-NEXT:  [0,   0,   0,   0,   0,   0],
+// WINDOW-NEXT:  [0,   0,   0,   0,   0,   0]]
+// WINDOW:      [0,  0,  2,  5,  0,  0]

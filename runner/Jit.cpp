@@ -1,0 +1,179 @@
+//===- Jit.cpp - The ORC JIT that runs a lowered program ------------------===//
+
+#include "runner/Jit.h"
+
+#include "wrappers/MgpuAbi.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/IRTransformLayer.h"
+#include "llvm/ExecutionEngine/Orc/ObjectTransformLayer.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace llvm::orc;
+
+namespace gpu_runner {
+
+SymbolMap getMgpuSymbols(MangleAndInterner &mangle) {
+  SymbolMap symbols;
+#define MGPU_FUNCTION(RET, NAME, PARAMS)                                       \
+  symbols[mangle(#NAME)] = {ExecutorAddr::fromPtr(&NAME),                      \
+                            JITSymbolFlags::Exported |                         \
+                                JITSymbolFlags::Callable};
+#include "wrappers/MgpuAbi.def"
+  return symbols;
+}
+
+Jit::Jit(std::unique_ptr<LLJIT> lljit,
+         std::unique_ptr<TargetMachine> targetMachine)
+    : lljit(std::move(lljit)), targetMachine(std::move(targetMachine)) {}
+
+Jit::~Jit() {
+  for (auto destroy : libraryDestructors)
+    destroy();
+  if (Error error = lljit->getExecutionSession().endSession())
+    logAllUnhandledErrors(std::move(error), errs(), "error: ");
+}
+
+Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
+  auto machineBuilder = JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder)
+    return machineBuilder.takeError();
+  auto codeGenLevel = static_cast<CodeGenOptLevel>(options.optLevel);
+  machineBuilder->setCodeGenOptLevel(codeGenLevel);
+  auto targetMachine = machineBuilder->createTargetMachine();
+  if (!targetMachine)
+    return targetMachine.takeError();
+
+  auto lljit = LLJITBuilder()
+                   .setJITTargetMachineBuilder(std::move(*machineBuilder))
+                   .create();
+  if (!lljit)
+    return lljit.takeError();
+
+  std::unique_ptr<Jit> jit(
+      new Jit(std::move(*lljit), std::move(*targetMachine)));
+  MangleAndInterner mangle(jit->lljit->getExecutionSession(),
+                           jit->lljit->getDataLayout());
+  if (Error error = jit->getMainJITDylib().define(
+          absoluteSymbols(getMgpuSymbols(mangle))))
+    return std::move(error);
+  for (const std::string &path : options.sharedLibs)
+    if (Error error = jit->loadSharedLibrary(path))
+      return std::move(error);
+  auto process = DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      jit->lljit->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return process.takeError();
+  jit->getMainJITDylib().addGenerator(std::move(*process));
+
+  unsigned optLevel = options.optLevel;
+  TargetMachine *machine = jit->targetMachine.get();
+  jit->lljit->getIRTransformLayer().setTransform(
+      [optLevel, machine](ThreadSafeModule module,
+                          const MaterializationResponsibility &)
+          -> Expected<ThreadSafeModule> {
+        auto optimize = mlir::makeOptimizingTransformer(optLevel, 0, machine);
+        Error error = module.withModuleDo(
+            [&](Module &m) -> Error { return optimize(&m); });
+        if (error)
+          return std::move(error);
+        return std::move(module);
+      });
+
+  if (!options.objectDumpPath.empty()) {
+    std::string path = options.objectDumpPath;
+    jit->lljit->getObjTransformLayer().setTransform(
+        [path](std::unique_ptr<MemoryBuffer> object)
+            -> Expected<std::unique_ptr<MemoryBuffer>> {
+          std::error_code ec;
+          raw_fd_ostream os(path, ec, sys::fs::OF_None);
+          if (ec)
+            return createStringError(ec, "cannot write the object file '" +
+                                             path + "': " + ec.message());
+          os << object->getBuffer();
+          return std::move(object);
+        });
+  }
+  return std::move(jit);
+}
+
+Error Jit::loadSharedLibrary(const std::string &path) {
+  std::string message;
+  sys::DynamicLibrary library =
+      sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &message);
+  if (!library.isValid())
+    return createStringError(inconvertibleErrorCode(),
+                             "--shared-libs: cannot load '" + path +
+                                 "': " + message);
+
+  // Libraries built for MLIR's ExecutionEngine may export their symbols
+  // through an init function instead of their symbol table.
+  using InitFn = void (*)(StringMap<void *> &);
+  using DestroyFn = void (*)();
+  auto init = reinterpret_cast<InitFn>(
+      library.getAddressOfSymbol("__mlir_execution_engine_init"));
+  auto destroy = reinterpret_cast<DestroyFn>(
+      library.getAddressOfSymbol("__mlir_execution_engine_destroy"));
+  if (init) {
+    StringMap<void *> exported;
+    init(exported);
+    MangleAndInterner mangle(lljit->getExecutionSession(),
+                             lljit->getDataLayout());
+    SymbolMap symbols;
+    for (auto &entry : exported)
+      symbols[mangle(entry.getKey())] = {ExecutorAddr::fromPtr(entry.second),
+                                         JITSymbolFlags::Exported};
+    if (Error error = getMainJITDylib().define(absoluteSymbols(std::move(symbols))))
+      return error;
+    if (destroy)
+      libraryDestructors.push_back(destroy);
+    return Error::success();
+  }
+  getMainJITDylib().addGenerator(std::make_unique<DynamicLibrarySearchGenerator>(
+      library, lljit->getDataLayout().getGlobalPrefix()));
+  return Error::success();
+}
+
+const DataLayout &Jit::getDataLayout() const {
+  return lljit->getDataLayout();
+}
+
+const Triple &Jit::getTargetTriple() const { return lljit->getTargetTriple(); }
+
+Error Jit::addModule(std::unique_ptr<Module> module,
+                     std::unique_ptr<LLVMContext> context) {
+  return lljit->addIRModule(
+      ThreadSafeModule(std::move(module), std::move(context)));
+}
+
+JITDylib &Jit::getMainJITDylib() { return lljit->getMainJITDylib(); }
+
+bool Jit::isExternalSymbolResolvable(StringRef name) {
+  auto symbol = lljit->lookup(name);
+  if (!symbol) {
+    consumeError(symbol.takeError());
+    return false;
+  }
+  return true;
+}
+
+Expected<void *> Jit::lookup(StringRef name) {
+  auto address = lljit->lookup(name);
+  if (!address)
+    return address.takeError();
+  return address->toPtr<void *>();
+}
+
+Error Jit::initialize() { return lljit->initialize(lljit->getMainJITDylib()); }
+
+Error Jit::deinitialize() {
+  return lljit->deinitialize(lljit->getMainJITDylib());
+}
+
+} // namespace gpu_runner

@@ -1,0 +1,88 @@
+//===- Options.h - gpu-runner's command-line options ----------------------===//
+//
+// Made in main, as mlir-runner makes its own: the flags mlir-runner users
+// know keep their names and meaning.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_RUNNER_OPTIONS_H
+#define GPU_RUNNER_RUNNER_OPTIONS_H
+
+#include "llvm/Support/CommandLine.h"
+
+#include <optional>
+#include <string>
+
+namespace gpu_runner {
+
+struct RunnerOptions {
+  llvm::cl::OptionCategory category{"gpu-runner options"};
+
+  llvm::cl::opt<std::string> inputFilename{
+      llvm::cl::Positional, llvm::cl::desc("<input .mlir file, or - for stdin>"),
+      llvm::cl::init("-"), llvm::cl::cat(category)};
+
+  llvm::cl::opt<std::string> entryPoint{
+      "e", llvm::cl::desc("The function to run (default: main)"),
+      llvm::cl::value_desc("name"), llvm::cl::init("main"),
+      llvm::cl::cat(category)};
+  llvm::cl::alias entryPointLong{"entry-point",
+                                 llvm::cl::desc("Alias for -e"),
+                                 llvm::cl::aliasopt(entryPoint),
+                                 llvm::cl::cat(category)};
+
+  llvm::cl::opt<std::string> entryPointResult{
+      "entry-point-result",
+      llvm::cl::desc("The entry point's result type: void, i32, i64 or f32 "
+                     "(default: void); a result is printed on stdout"),
+      llvm::cl::value_desc("type"), llvm::cl::init("void"),
+      llvm::cl::cat(category)};
+
+  llvm::cl::list<std::string> sharedLibs{
+      "shared-libs",
+      llvm::cl::desc("Libraries to resolve the program's external functions "
+                     "from (the MLIR runner utilities need no flag)"),
+      llvm::cl::value_desc("path,..."), llvm::cl::CommaSeparated,
+      llvm::cl::cat(category)};
+
+  llvm::cl::opt<bool> optO0{"O0", llvm::cl::desc("Compile without optimization"),
+                            llvm::cl::cat(category)};
+  llvm::cl::opt<bool> optO1{"O1", llvm::cl::desc("Optimization level 1"),
+                            llvm::cl::cat(category)};
+  llvm::cl::opt<bool> optO2{"O2",
+                            llvm::cl::desc("Optimization level 2 (default)"),
+                            llvm::cl::cat(category)};
+  llvm::cl::opt<bool> optO3{"O3", llvm::cl::desc("Optimization level 3"),
+                            llvm::cl::cat(category)};
+
+  llvm::cl::opt<bool> dumpObjectFile{
+      "dump-object-file",
+      llvm::cl::desc("Write the compiled host object to a file"),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> objectFilename{
+      "object-filename",
+      llvm::cl::desc("Where --dump-object-file writes (default: <input>.o)"),
+      llvm::cl::value_desc("path"), llvm::cl::cat(category)};
+
+  llvm::cl::opt<bool> printIRAfterLowering{
+      "print-ir-after-lowering",
+      llvm::cl::desc("Print the program on stderr once it is lowered to the "
+                     "LLVM dialect, then run it"),
+      llvm::cl::cat(category)};
+
+  /// The optimization level the last -O flag on the command line asks for.
+  unsigned getOptLevel() const {
+    unsigned level = 2, position = 0;
+    const llvm::cl::opt<bool> *flags[] = {&optO0, &optO1, &optO2, &optO3};
+    for (unsigned i = 0; i < 4; ++i)
+      if (*flags[i] && flags[i]->getPosition() >= position) {
+        level = i;
+        position = flags[i]->getPosition();
+      }
+    return level;
+  }
+};
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_RUNNER_OPTIONS_H

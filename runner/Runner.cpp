@@ -1,0 +1,345 @@
+//===- Runner.cpp - The gpu-runner command --------------------------------===//
+//
+// Parse, lower, translate, JIT, run. Every step reports its errors as
+// diagnostics with a location where there is one, and the first error stops
+// the run with exit status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runner/Runner.h"
+
+#include "lowering/Pipeline.h"
+#include "runner/Jit.h"
+#include "runner/Options.h"
+#include "wrappers/Backend.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <iostream>
+
+using namespace mlir;
+
+namespace gpu_runner {
+namespace {
+
+enum class EntryResult { Void, I32, I64, F32 };
+
+std::optional<EntryResult> parseEntryResult(StringRef text) {
+  return llvm::StringSwitch<std::optional<EntryResult>>(text)
+      .Case("void", EntryResult::Void)
+      .Case("i32", EntryResult::I32)
+      .Case("i64", EntryResult::I64)
+      .Case("f32", EntryResult::F32)
+      .Default(std::nullopt);
+}
+
+Type getEntryResultType(MLIRContext *context, EntryResult result) {
+  switch (result) {
+  case EntryResult::Void:
+    return LLVM::LLVMVoidType::get(context);
+  case EntryResult::I32:
+    return IntegerType::get(context, 32);
+  case EntryResult::I64:
+    return IntegerType::get(context, 64);
+  case EntryResult::F32:
+    return Float32Type::get(context);
+  }
+  llvm_unreachable("unknown entry result");
+}
+
+Backend getBackend() {
+  StringRef name = backendName();
+  if (name == "host")
+    return Backend::Host;
+  llvm::report_fatal_error("no lowering pipeline for backend " + name);
+}
+
+void printVersion(raw_ostream &os) {
+  os << "gpu-runner " << GPU_RUNNER_VERSION << "\n"
+     << "  backend: " << backendName() << "\n"
+     << "  LLVM version " << LLVM_VERSION_STRING << "\n";
+}
+
+/// Names the pass that failed, for the rare pass that fails without saying
+/// why.
+class FailedPassNamer : public PassInstrumentation {
+public:
+  explicit FailedPassNamer(std::string &name) : name(name) {}
+  void runAfterPassFailed(Pass *pass, Operation *) override {
+    if (name.empty())
+      name = pass->getArgument().str();
+  }
+
+private:
+  std::string &name;
+};
+
+/// Prints "error: <message>" the way diagnostics without a location read.
+int fail(const Twine &message) {
+  llvm::errs() << "error: " << message << "\n";
+  return 1;
+}
+
+/// Where a diagnostic about the whole program points: the `module` op when
+/// the file has one, else the start of the file (an implicit module has no
+/// line of its own).
+Location getModuleLocation(ModuleOp module) {
+  auto fileLoc = dyn_cast<FileLineColLoc>(module.getLoc());
+  if (fileLoc && fileLoc.getLine() == 0)
+    return FileLineColLoc::get(fileLoc.getFilename(), 1, 1);
+  return module.getLoc();
+}
+
+/// Text MLIR is UTF-8 without NUL bytes, and bytecode starts with its magic
+/// number; anything else is reported here, before the parser tries to echo a
+/// line of binary back at the user.
+bool checkInputIsMLIR(const llvm::MemoryBuffer &input) {
+  StringRef text = input.getBuffer();
+  if (text.starts_with("ML\xefR"))
+    return true;
+  auto *begin = reinterpret_cast<const llvm::UTF8 *>(text.begin());
+  auto *end = reinterpret_cast<const llvm::UTF8 *>(text.end());
+  const llvm::UTF8 *bad = begin;
+  size_t offset = text.find('\0');
+  if (!llvm::isLegalUTF8String(&bad, end))
+    offset = std::min<size_t>(offset, bad - begin);
+  if (offset == StringRef::npos)
+    return true;
+  StringRef before = text.take_front(offset);
+  size_t line = before.count('\n') + 1;
+  size_t column = offset - (before.rfind('\n') + 1) + 1;
+  llvm::errs() << input.getBufferIdentifier() << ":" << line << ":" << column
+               << ": error: the input is neither MLIR text nor MLIR "
+               << "bytecode: byte " << offset << " is "
+               << llvm::format_hex(static_cast<uint8_t>(text[offset]), 4)
+               << "\n";
+  return false;
+}
+
+/// Checks that the entry point exists, is defined, takes no arguments and
+/// returns what --entry-point-result says.
+LogicalResult checkEntryPoint(ModuleOp module, StringRef name,
+                              EntryResult result, StringRef resultFlag) {
+  auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+  if (!function)
+    return emitError(getModuleLocation(module))
+           << "entry point '" << name << "' not found; name it with -e";
+  if (function.isExternal())
+    return function.emitError() << "entry point '" << name
+                                << "' is declared but not defined";
+  LLVM::LLVMFunctionType type = function.getFunctionType();
+  if (type.getNumParams() != 0 || type.isVarArg())
+    return function.emitError()
+           << "entry point '" << name << "' must take no arguments, but its "
+           << "type is " << type;
+  Type expected = getEntryResultType(module.getContext(), result);
+  Type actual = type.getReturnType();
+  if (actual != expected) {
+    InFlightDiagnostic diag = function.emitError();
+    diag << "entry point '" << name << "' returns ";
+    if (isa<LLVM::LLVMVoidType>(actual))
+      diag << "nothing";
+    else
+      diag << actual;
+    return diag << ", but --entry-point-result=" << resultFlag
+                << " was given";
+  }
+  return success();
+}
+
+/// Checks that every external function and global the program uses is
+/// provided by the runtime, a library or the process, so that a missing one
+/// is reported where it is declared.
+LogicalResult checkExternalSymbols(ModuleOp module, Jit &jit) {
+  bool ok = true;
+  auto check = [&](Operation *op, StringRef name, StringRef kind) {
+    if (name.starts_with("llvm.") ||
+        SymbolTable::symbolKnownUseEmpty(op, module) ||
+        jit.isExternalSymbolResolvable(name))
+      return;
+    op->emitError() << "unresolved external " << kind << " '" << name
+                    << "': it is not defined in the program, and neither "
+                       "gpu-runner's runtime, the MLIR runner utilities, the "
+                       "C library nor a --shared-libs library provides it";
+    ok = false;
+  };
+  for (auto function : module.getOps<LLVM::LLVMFuncOp>())
+    if (function.isExternal())
+      check(function, function.getName(), "function");
+  for (auto global : module.getOps<LLVM::GlobalOp>())
+    if (global.getLinkage() == LLVM::Linkage::External &&
+        !global.getValueOrNull() && global.getInitializerRegion().empty())
+      check(global, global.getSymName(), "global");
+  return success(ok);
+}
+
+/// Flushes everything the program may have printed, in the order it printed
+/// it: C stdio, C++ streams, then our own stream.
+void flushProgramOutput() {
+  std::fflush(stdout);
+  std::cout.flush();
+  llvm::outs().flush();
+}
+
+} // namespace
+
+int runGpuRunnerMain(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+
+  RunnerOptions options;
+  llvm::cl::HideUnrelatedOptions(options.category);
+  llvm::cl::SetVersionPrinter(printVersion);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "gpu-runner: lower and run an MLIR program that uses the gpu dialect\n");
+
+  std::optional<EntryResult> entryResult =
+      parseEntryResult(options.entryPointResult);
+  if (!entryResult)
+    return fail("--entry-point-result=" + options.entryPointResult +
+                " is not one of void, i32, i64, f32");
+
+  DialectRegistry registry;
+  registerInputDialects(registry);
+  MLIRContext context(registry);
+  // Diagnostics name the op and point at its line; a dump of the op in
+  // generic form would only bury that.
+  context.printOpOnDiagnostic(false);
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(options.inputFilename, &errorMessage);
+  if (!input)
+    return fail(errorMessage);
+  if (!checkInputIsMLIR(*input))
+    return 1;
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  Backend backend = getBackend();
+  PassManager pm(&context);
+  std::string failedPass;
+  pm.addInstrumentation(std::make_unique<FailedPassNamer>(failedPass));
+  buildLoweringPipeline(pm, backend);
+  {
+    // Count the errors the pipeline reports, to catch a silent failure.
+    unsigned errors = 0;
+    ScopedDiagnosticHandler counter(&context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        ++errors;
+      return failure(); // Let the source manager handler print it.
+    });
+    if (failed(pm.run(*module))) {
+      if (!errors)
+        return fail("lowering failed in the '" + failedPass +
+                    "' pass without a diagnostic");
+      return 1;
+    }
+  }
+  if (options.printIRAfterLowering) {
+    module->print(llvm::errs());
+    llvm::errs() << "\n";
+  }
+
+  if (failed(checkEntryPoint(*module, options.entryPoint, *entryResult,
+                             options.entryPointResult)))
+    return 1;
+
+  JitOptions jitOptions;
+  jitOptions.optLevel = options.getOptLevel();
+  jitOptions.sharedLibs.assign(options.sharedLibs.begin(),
+                               options.sharedLibs.end());
+  if (options.dumpObjectFile)
+    jitOptions.objectDumpPath = options.objectFilename.empty()
+                                    ? options.inputFilename + ".o"
+                                    : options.objectFilename.getValue();
+  auto jit = Jit::create(jitOptions);
+  if (!jit)
+    return fail(llvm::toString(jit.takeError()));
+
+  if (failed(checkExternalSymbols(*module, **jit)))
+    return 1;
+
+  auto llvmContext = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, *llvmContext, options.inputFilename);
+  if (!llvmModule)
+    return 1;
+  llvmModule->setDataLayout((*jit)->getDataLayout());
+  llvmModule->setTargetTriple((*jit)->getTargetTriple());
+  if (llvm::Error error =
+          (*jit)->addModule(std::move(llvmModule), std::move(llvmContext)))
+    return fail(llvm::toString(std::move(error)));
+
+  std::string backendError;
+  if (!initializeBackend(BackendOptions(), backendError))
+    return fail(backendError);
+
+  auto entry = (*jit)->lookup(options.entryPoint);
+  if (!entry)
+    return fail(llvm::toString(entry.takeError()));
+  if (llvm::Error error = (*jit)->initialize())
+    return fail(llvm::toString(std::move(error)));
+
+  switch (*entryResult) {
+  case EntryResult::Void:
+    reinterpret_cast<void (*)()>(*entry)();
+    flushProgramOutput();
+    break;
+  case EntryResult::I32: {
+    int32_t result = reinterpret_cast<int32_t (*)()>(*entry)();
+    flushProgramOutput();
+    llvm::outs() << result << "\n";
+    break;
+  }
+  case EntryResult::I64: {
+    int64_t result = reinterpret_cast<int64_t (*)()>(*entry)();
+    flushProgramOutput();
+    llvm::outs() << result << "\n";
+    break;
+  }
+  case EntryResult::F32: {
+    float result = reinterpret_cast<float (*)()>(*entry)();
+    flushProgramOutput();
+    llvm::outs() << result << "\n";
+    break;
+  }
+  }
+  llvm::outs().flush();
+
+  if (llvm::Error error = (*jit)->deinitialize())
+    return fail(llvm::toString(std::move(error)));
+  finalizeBackend();
+  return 0;
+}
+
+} // namespace gpu_runner
