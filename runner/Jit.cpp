@@ -88,9 +88,15 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
 
   if (!options.objectDumpPath.empty()) {
     std::string path = options.objectDumpPath;
+    Jit *self = jit.get();
     jit->lljit->getObjTransformLayer().setTransform(
-        [path](std::unique_ptr<MemoryBuffer> object)
+        [path, self](std::unique_ptr<MemoryBuffer> object)
             -> Expected<std::unique_ptr<MemoryBuffer>> {
+          // The JIT compiles modules of its own too (the platform's); only
+          // the program's object is wanted.
+          if (object->getBufferIdentifier() !=
+              self->programModuleName + "-jitted-objectbuffer")
+            return std::move(object);
           std::error_code ec;
           raw_fd_ostream os(path, ec, sys::fs::OF_None);
           if (ec)
@@ -148,6 +154,7 @@ const Triple &Jit::getTargetTriple() const { return lljit->getTargetTriple(); }
 
 Error Jit::addModule(std::unique_ptr<Module> module,
                      std::unique_ptr<LLVMContext> context) {
+  programModuleName = module->getModuleIdentifier();
   return lljit->addIRModule(
       ThreadSafeModule(std::move(module), std::move(context)));
 }

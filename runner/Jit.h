@@ -41,7 +41,8 @@ public:
   const llvm::DataLayout &getDataLayout() const;
   const llvm::Triple &getTargetTriple() const;
 
-  /// Optimizes and adds `module`; code is generated on first lookup.
+  /// Optimizes and adds the program's `module`; code is generated on first
+  /// lookup.
   llvm::Error addModule(std::unique_ptr<llvm::Module> module,
                         std::unique_ptr<llvm::LLVMContext> context);
 
@@ -65,6 +66,8 @@ private:
 
   std::unique_ptr<llvm::orc::LLJIT> lljit;
   std::unique_ptr<llvm::TargetMachine> targetMachine;
+  /// The identifier of the module added last, the program's.
+  std::string programModuleName;
   /// Functions that --shared-libs libraries asked to be called at exit.
   std::vector<void (*)()> libraryDestructors;
 };

@@ -1,0 +1,23 @@
+// --version and --help answer without a program, and say what they should.
+// RUN: %gpu-runner --version | FileCheck %s --check-prefix=VERSION
+// RUN: %gpu-runner --help | FileCheck %s --check-prefix=HELP
+// The compiled object can be written out, under its default name or another.
+// RUN: rm -rf %t && mkdir %t && cp %s %t/program.mlir
+// RUN: %gpu-runner --dump-object-file %t/program.mlir
+// RUN: llvm-objdump -t %t/program.mlir.o | FileCheck %s --check-prefix=OBJECT
+// RUN: %gpu-runner --dump-object-file --object-filename=%t/other.o %s
+// RUN: llvm-objdump -t %t/other.o | FileCheck %s --check-prefix=OBJECT
+
+// VERSION: gpu-runner {{[0-9]+\.[0-9]+\.[0-9]+}}
+// VERSION-NEXT: backend: host
+// VERSION-NEXT: LLVM version 22.
+
+// HELP: --entry-point-result=<type>
+// HELP: --print-ir-after-lowering
+// HELP: --shared-libs=<path,...>
+
+// OBJECT: {{ F .text.*}} main
+
+func.func @main() {
+  return
+}
