@@ -62,6 +62,9 @@ bool DeviceMemory::reserveArena() {
       continue;
     arenaBegin = reinterpret_cast<uintptr_t>(arena);
     arenaBytes = bytes;
+    capacity = options.capacityBytes
+                   ? options.capacityBytes
+                   : uint64_t(sysconf(_SC_PHYS_PAGES)) * pageSize;
     quarantineLimit = std::min(options.quarantineBytes, bytes / 4);
     freeRanges.clear();
     freeRanges.emplace(arenaBegin, arenaBytes);
@@ -78,6 +81,17 @@ Status DeviceMemory::allocate(uint64_t bytes, bool hostShared, const char *loc,
     return Status::error(
         "cannot reserve address space for device memory: mmap failed: " +
         std::string(std::strerror(errno)));
+  // A size past 2^63 is a negative size computed by the program.
+  if (static_cast<int64_t>(bytes) < 0)
+    return Status::error("cannot allocate a negative size: " +
+                         std::to_string(static_cast<int64_t>(bytes)) +
+                         " bytes");
+  if (bytes > capacity - liveBytes)
+    return Status::error(
+        "out of device memory: cannot allocate " + byteCount(bytes) +
+        " with " + byteCount(liveBytes) + " already allocated: the host "
+        "backend's device memory is " + byteCount(capacity) +
+        " (the machine's physical memory)");
   if (bytes > arenaBytes)
     return Status::error("out of device memory: cannot allocate " +
                          byteCount(bytes) +
@@ -116,6 +130,7 @@ Status DeviceMemory::allocate(uint64_t bytes, bool hostShared, const char *loc,
     return Status::error(message);
   }
   ++liveCount;
+  liveBytes += bytes;
   Record record;
   record.sequence = nextSequence++;
   record.size = bytes;
@@ -164,6 +179,7 @@ Status DeviceMemory::markFreed(void *ptr, const char *loc,
   record.freed = true;
   record.freeLoc = loc ? loc : "";
   --liveCount;
+  liveBytes -= record.size;
   release.base = address;
   release.accessibleBytes = record.accessibleBytes;
   release.reservedBytes = record.reservedBytes;
@@ -285,6 +301,7 @@ void DeviceMemory::reset() {
   quarantine.clear();
   quarantineBytes = 0;
   liveCount = 0;
+  liveBytes = 0;
 }
 
 size_t DeviceMemory::recordCount() const {

@@ -35,6 +35,10 @@ public:
     /// Freed address space held back from reuse, oldest first out. Capped at
     /// a quarter of the arena that mmap granted.
     uint64_t quarantineBytes = uint64_t(64) << 30;
+    /// How much may be allocated at once, like a GPU's memory size; 0 means
+    /// the machine's physical memory, so that an oversized allocation is an
+    /// error instead of a process that swaps or gets killed.
+    uint64_t capacityBytes = 0;
   };
 
   /// A freed allocation whose pages still have to be handed back: the stream
@@ -130,6 +134,9 @@ private:
   uint64_t quarantineLimit = 0;
   uint64_t nextSequence = 0;
   uint64_t liveCount = 0;
+  /// Bytes requested by the live allocations, and the most there may be.
+  uint64_t liveBytes = 0;
+  uint64_t capacity = 0;
   /// Allocations by base address, live and freed-but-not-yet-reused.
   std::map<uintptr_t, Record> records;
   /// Reusable address ranges by begin address, coalesced.

@@ -352,3 +352,32 @@ TEST_CASE("device memory cannot be registered as host memory",
                     " is device memory: only host memory can be registered");
   CHECK(registry.size() == 0);
 }
+
+TEST_CASE("device memory has a capacity, like a GPU's", "[memory]") {
+  DeviceMemory::Options options;
+  options.capacityBytes = 1 << 20;
+  DeviceMemory memory(options);
+  void *half = allocate(memory, 512 << 10);
+  void *result = nullptr;
+  Status status = memory.allocate(768 << 10, false, kAllocLoc, result);
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.message() ==
+        "out of device memory: cannot allocate 786432 bytes with 524288 bytes "
+        "already allocated: the host backend's device memory is 1048576 "
+        "bytes (the machine's physical memory)");
+  CHECK(result == nullptr);
+
+  // Freeing gives the capacity back.
+  freeNow(memory, half);
+  void *all = allocate(memory, 1 << 20);
+  CHECK(memory.isDeviceMemory(all));
+}
+
+TEST_CASE("a negative size is reported as such", "[memory]") {
+  DeviceMemory memory;
+  void *result = nullptr;
+  Status status =
+      memory.allocate(static_cast<uint64_t>(-16), false, kAllocLoc, result);
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.message() == "cannot allocate a negative size: -16 bytes");
+}
