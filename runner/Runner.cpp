@@ -203,6 +203,102 @@ void flushProgramOutput() {
   llvm::outs().flush();
 }
 
+/// Runs the backend's pipeline on `module`; its diagnostics are printed by
+/// the caller's handler.
+LogicalResult lowerProgram(ModuleOp module, Backend backend) {
+  MLIRContext *context = module.getContext();
+  PassManager pm(context);
+  std::string failedPass;
+  pm.addInstrumentation(std::make_unique<FailedPassNamer>(failedPass));
+  buildLoweringPipeline(pm, backend);
+
+  // Count the errors the pipeline reports, to catch a silent failure.
+  unsigned errors = 0;
+  ScopedDiagnosticHandler counter(context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      ++errors;
+    return failure(); // Let the source manager's handler print it.
+  });
+  if (succeeded(pm.run(module)))
+    return success();
+  if (!errors)
+    emitError(getModuleLocation(module))
+        << "lowering failed in the '" << failedPass
+        << "' pass without saying why";
+  return failure();
+}
+
+/// Calls the entry point and prints its result as mlir-runner does.
+void callEntryPoint(void *entry, EntryResult result) {
+  auto print = [](auto value) {
+    flushProgramOutput();
+    llvm::outs() << value << "\n";
+  };
+  switch (result) {
+  case EntryResult::Void:
+    reinterpret_cast<void (*)()>(entry)();
+    flushProgramOutput();
+    break;
+  case EntryResult::I32:
+    print(reinterpret_cast<int32_t (*)()>(entry)());
+    break;
+  case EntryResult::I64:
+    print(reinterpret_cast<int64_t (*)()>(entry)());
+    break;
+  case EntryResult::F32:
+    print(reinterpret_cast<float (*)()>(entry)());
+    break;
+  }
+  llvm::outs().flush();
+}
+
+/// Compiles the lowered `module` and runs its entry point; returns the exit
+/// status.
+int runProgram(ModuleOp module, const RunnerOptions &options,
+               EntryResult entryResult) {
+  JitOptions jitOptions;
+  jitOptions.optLevel = options.getOptLevel();
+  jitOptions.sharedLibs.assign(options.sharedLibs.begin(),
+                               options.sharedLibs.end());
+  if (options.dumpObjectFile)
+    jitOptions.objectDumpPath = options.objectFilename.empty()
+                                    ? options.inputFilename + ".o"
+                                    : options.objectFilename.getValue();
+  auto jit = Jit::create(jitOptions);
+  if (!jit)
+    return fail(llvm::toString(jit.takeError()));
+  if (failed(checkExternalSymbols(module, **jit)))
+    return 1;
+
+  auto llvmContext = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, *llvmContext, options.inputFilename);
+  if (!llvmModule)
+    return 1;
+  llvmModule->setDataLayout((*jit)->getDataLayout());
+  llvmModule->setTargetTriple((*jit)->getTargetTriple());
+  if (llvm::Error error =
+          (*jit)->addModule(std::move(llvmModule), std::move(llvmContext)))
+    return fail(llvm::toString(std::move(error)));
+
+  std::string backendError;
+  if (!initializeBackend(BackendOptions(), backendError))
+    return fail(backendError);
+  auto entry = (*jit)->lookup(options.entryPoint);
+  if (!entry)
+    return fail(llvm::toString(entry.takeError()));
+  // Global constructors may already call the runtime (module loads).
+  if (llvm::Error error = (*jit)->initialize())
+    return fail(llvm::toString(std::move(error)));
+
+  callEntryPoint(*entry, entryResult);
+
+  if (llvm::Error error = (*jit)->deinitialize())
+    return fail(llvm::toString(std::move(error)));
+  finalizeBackend();
+  return 0;
+}
+
 } // namespace
 
 int runGpuRunnerMain(int argc, char **argv) {
@@ -242,104 +338,16 @@ int runGpuRunnerMain(int argc, char **argv) {
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
+  if (!module || failed(lowerProgram(*module, getBackend())))
     return 1;
-
-  Backend backend = getBackend();
-  PassManager pm(&context);
-  std::string failedPass;
-  pm.addInstrumentation(std::make_unique<FailedPassNamer>(failedPass));
-  buildLoweringPipeline(pm, backend);
-  {
-    // Count the errors the pipeline reports, to catch a silent failure.
-    unsigned errors = 0;
-    ScopedDiagnosticHandler counter(&context, [&](Diagnostic &diag) {
-      if (diag.getSeverity() == DiagnosticSeverity::Error)
-        ++errors;
-      return failure(); // Let the source manager handler print it.
-    });
-    if (failed(pm.run(*module))) {
-      if (!errors)
-        return fail("lowering failed in the '" + failedPass +
-                    "' pass without a diagnostic");
-      return 1;
-    }
-  }
   if (options.printIRAfterLowering) {
     module->print(llvm::errs());
     llvm::errs() << "\n";
   }
-
   if (failed(checkEntryPoint(*module, options.entryPoint, *entryResult,
                              options.entryPointResult)))
     return 1;
-
-  JitOptions jitOptions;
-  jitOptions.optLevel = options.getOptLevel();
-  jitOptions.sharedLibs.assign(options.sharedLibs.begin(),
-                               options.sharedLibs.end());
-  if (options.dumpObjectFile)
-    jitOptions.objectDumpPath = options.objectFilename.empty()
-                                    ? options.inputFilename + ".o"
-                                    : options.objectFilename.getValue();
-  auto jit = Jit::create(jitOptions);
-  if (!jit)
-    return fail(llvm::toString(jit.takeError()));
-
-  if (failed(checkExternalSymbols(*module, **jit)))
-    return 1;
-
-  auto llvmContext = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*module, *llvmContext, options.inputFilename);
-  if (!llvmModule)
-    return 1;
-  llvmModule->setDataLayout((*jit)->getDataLayout());
-  llvmModule->setTargetTriple((*jit)->getTargetTriple());
-  if (llvm::Error error =
-          (*jit)->addModule(std::move(llvmModule), std::move(llvmContext)))
-    return fail(llvm::toString(std::move(error)));
-
-  std::string backendError;
-  if (!initializeBackend(BackendOptions(), backendError))
-    return fail(backendError);
-
-  auto entry = (*jit)->lookup(options.entryPoint);
-  if (!entry)
-    return fail(llvm::toString(entry.takeError()));
-  if (llvm::Error error = (*jit)->initialize())
-    return fail(llvm::toString(std::move(error)));
-
-  switch (*entryResult) {
-  case EntryResult::Void:
-    reinterpret_cast<void (*)()>(*entry)();
-    flushProgramOutput();
-    break;
-  case EntryResult::I32: {
-    int32_t result = reinterpret_cast<int32_t (*)()>(*entry)();
-    flushProgramOutput();
-    llvm::outs() << result << "\n";
-    break;
-  }
-  case EntryResult::I64: {
-    int64_t result = reinterpret_cast<int64_t (*)()>(*entry)();
-    flushProgramOutput();
-    llvm::outs() << result << "\n";
-    break;
-  }
-  case EntryResult::F32: {
-    float result = reinterpret_cast<float (*)()>(*entry)();
-    flushProgramOutput();
-    llvm::outs() << result << "\n";
-    break;
-  }
-  }
-  llvm::outs().flush();
-
-  if (llvm::Error error = (*jit)->deinitialize())
-    return fail(llvm::toString(std::move(error)));
-  finalizeBackend();
-  return 0;
+  return runProgram(*module, options, *entryResult);
 }
 
 } // namespace gpu_runner
