@@ -111,9 +111,8 @@ protected:
                        MemRefType type, Value descriptor) const {
     MemRefDescriptor memref(descriptor);
     Value pointer = memref.alignedPtr(rewriter, loc);
-    auto [strides, offset] = type.getStridesAndOffset();
-    (void)strides;
-    if (offset != 0) {
+    // A static zero offset needs no address arithmetic.
+    if (type.getStridesAndOffset().second != 0) {
       Type elementType =
           this->getTypeConverter()->convertType(type.getElementType());
       pointer = LLVM::GEPOp::create(rewriter, loc, pointer.getType(),
