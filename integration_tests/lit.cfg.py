@@ -27,5 +27,8 @@ config.substitutions.append(
 config.substitutions.append(
     ("%gpu-runner", os.path.join(tools, "gpu-runner-" + backend)))
 
+# The folder of LLVM's and MLIR's libraries, for tests of --shared-libs.
+config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
+
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
@@ -54,6 +55,10 @@ void registerInputDialects(DialectRegistry &registry) {
 
 void registerPipelinePasses() {
   registerGpuRunnerPasses();
+  PassPipelineRegistration<>(
+      "gpu-runner-host-pipeline",
+      "The whole lowering gpu-runner-host runs before translation",
+      [](OpPassManager &pm) { buildLoweringPipeline(pm, Backend::Host); });
   registerLowerAffinePass();
   registerConvertVectorToSCF();
   registerSCFToControlFlowPass();

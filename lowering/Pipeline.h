@@ -17,8 +17,9 @@ llvm::StringRef getBackendName(Backend backend);
 /// translation to LLVM IR need.
 void registerInputDialects(mlir::DialectRegistry &registry);
 
-/// Registers gpu-runner's passes and the upstream ones its pipelines use,
-/// for gpu-runner-opt.
+/// Registers gpu-runner's passes, the upstream ones its pipelines use, and
+/// each backend's whole pipeline (--gpu-runner-host-pipeline), for
+/// gpu-runner-opt.
 void registerPipelinePasses();
 
 /// Adds the passes that take a program from the input dialects to the LLVM
