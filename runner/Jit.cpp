@@ -2,7 +2,7 @@
 
 #include "runner/Jit.h"
 
-#include "wrappers/MgpuAbi.h"
+#include "wrappers/Backend.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/ADT/StringMap.h"
@@ -18,16 +18,6 @@ using namespace llvm;
 using namespace llvm::orc;
 
 namespace gpu_runner {
-
-SymbolMap getMgpuSymbols(MangleAndInterner &mangle) {
-  SymbolMap symbols;
-#define MGPU_FUNCTION(RET, NAME, PARAMS)                                       \
-  symbols[mangle(#NAME)] = {ExecutorAddr::fromPtr(&NAME),                      \
-                            JITSymbolFlags::Exported |                         \
-                                JITSymbolFlags::Callable};
-#include "wrappers/MgpuAbi.def"
-  return symbols;
-}
 
 Jit::Jit(std::unique_ptr<LLJIT> lljit,
          std::unique_ptr<TargetMachine> targetMachine)
@@ -60,8 +50,13 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
       new Jit(std::move(*lljit), std::move(*targetMachine)));
   MangleAndInterner mangle(jit->lljit->getExecutionSession(),
                            jit->lljit->getDataLayout());
+  SymbolMap runtime;
+  for (const RuntimeSymbol &symbol : getRuntimeSymbols())
+    runtime[mangle(symbol.name)] = {ExecutorAddr::fromPtr(symbol.address),
+                                    JITSymbolFlags::Exported |
+                                        JITSymbolFlags::Callable};
   if (Error error = jit->getMainJITDylib().define(
-          absoluteSymbols(getMgpuSymbols(mangle))))
+          absoluteSymbols(std::move(runtime))))
     return std::move(error);
   for (const std::string &path : options.sharedLibs)
     if (Error error = jit->loadSharedLibrary(path))

@@ -1,6 +1,6 @@
 //===- Jit.h - The ORC JIT that runs a lowered program --------------------===//
 //
-// A small LLJIT wrapper. Symbols resolve, in order, against: the mgpu ABI of
+// A small LLJIT wrapper. Symbols resolve, in order, against: the runtime of
 // the statically linked wrapper library (an explicit symbol map), the
 // libraries named by --shared-libs, and the process itself (the MLIR runner
 // utilities the runner is linked with, the C and math libraries).
@@ -71,9 +71,6 @@ private:
   /// Functions that --shared-libs libraries asked to be called at exit.
   std::vector<void (*)()> libraryDestructors;
 };
-
-/// The mgpu ABI functions of the linked wrapper library, by name.
-llvm::orc::SymbolMap getMgpuSymbols(llvm::orc::MangleAndInterner &mangle);
 
 } // namespace gpu_runner
 

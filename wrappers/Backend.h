@@ -10,6 +10,7 @@
 #define GPU_RUNNER_WRAPPERS_BACKEND_H
 
 #include <string>
+#include <vector>
 
 namespace gpu_runner {
 
@@ -20,6 +21,17 @@ struct BackendOptions {
 
 /// The backend's name, as `--version` prints it: "host", "cuda" or "hip".
 const char *backendName();
+
+/// A runtime function the JIT'd program may call.
+struct RuntimeSymbol {
+  const char *name;
+  void *address;
+};
+
+/// Every runtime function of the backend: the mgpu ABI and the backend's
+/// own additions, expanded from the same .def lists the lowering emits calls
+/// from. The JIT resolves these names here and nowhere else.
+std::vector<RuntimeSymbol> getRuntimeSymbols();
 
 /// Prepares the backend before any runtime call. On failure returns false
 /// and sets `error` to a sentence that says what is missing.

@@ -1,7 +1,8 @@
 //===- MgpuAbi.h - C prototypes of the mgpu runtime ABI -------------------===//
 //
-// Every backend's wrapper library defines exactly these functions; see
-// MgpuAbi.def for the list and its conventions.
+// Every backend's wrapper library defines the functions of MgpuAbi.def (see
+// there for the conventions); the host backend also those of
+// HostKernelAbi.def.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,8 @@
 extern "C" {
 #define MGPU_FUNCTION(RET, NAME, PARAMS) RET NAME PARAMS;
 #include "MgpuAbi.def"
+#define MGPU_FUNCTION(RET, NAME, PARAMS) RET NAME PARAMS;
+#include "HostKernelAbi.def"
 }
 
 #endif // GPU_RUNNER_WRAPPERS_MGPUABI_H

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "wrappers/Backend.h"
+#include "wrappers/HostKernelAbi.h"
 #include "wrappers/MgpuAbi.h"
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/host/Runtime.h"
@@ -42,6 +43,17 @@ void check(const Status &status, const char *loc) {
 namespace gpu_runner {
 
 const char *backendName() { return "host"; }
+
+std::vector<RuntimeSymbol> getRuntimeSymbols() {
+  return {
+#define MGPU_FUNCTION(RET, NAME, PARAMS)                                       \
+  {#NAME, reinterpret_cast<void *>(&NAME)},
+#include "wrappers/MgpuAbi.def"
+#define MGPU_FUNCTION(RET, NAME, PARAMS)                                       \
+  {#NAME, reinterpret_cast<void *>(&NAME)},
+#include "wrappers/HostKernelAbi.def"
+  };
+}
 
 bool initializeBackend(const BackendOptions &options, std::string &error) {
   Status status = runtime().setDefaultDevice(options.device);
@@ -245,6 +257,23 @@ void mgpuMemHostUnregisterMemRefAt(int64_t rank, void *descriptor,
 
 void mgpuSetDefaultDeviceAt(int32_t device, const char *loc) {
   check(runtime().setDefaultDevice(device), loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels compiled for the host (HostKernelAbi.def).
+//===----------------------------------------------------------------------===//
+
+void mgpuLaunchHostKernelAt(void *, int64_t, int64_t, int64_t, int64_t,
+                            int64_t, int64_t, int64_t, int64_t, int32_t,
+                            void *, int64_t, void *, const char *,
+                            const char *) {
+  kernelsNotSupported();
+}
+
+void mgpuHostBarrierAt(void *, const char *) { kernelsNotSupported(); }
+
+uint64_t mgpuHostShuffleAt(void *, uint64_t, int32_t, int32_t, const char *) {
+  kernelsNotSupported();
 }
 
 } // extern "C"

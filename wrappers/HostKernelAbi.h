@@ -1,0 +1,70 @@
+//===- HostKernelAbi.h - What a kernel run on the CPU receives ------------===//
+//
+// Every kernel function the host backend runs receives a pointer to a
+// HostKernelContext, which the lowering reads as an array of 8-byte slots
+// (HostKernelContextSlot) and the runtime fills in.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_WRAPPERS_HOSTKERNELABI_H
+#define GPU_RUNNER_WRAPPERS_HOSTKERNELABI_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpu_runner {
+
+/// Subgroup (warp) size of kernels run on the host, as on NVIDIA GPUs.
+constexpr int64_t kHostSubgroupSize = 32;
+
+/// `flags` of mgpuLaunchHostKernelAt.
+enum HostKernelFlags : int32_t {
+  /// Each GPU thread is a fiber (the kernel has barriers or shuffles).
+  kHostKernelUsesFibers = 1,
+};
+
+struct HostKernelContext {
+  /// The GPU thread's id in its block: set with kHostKernelUsesFibers only.
+  int64_t threadId[3];
+  int64_t blockId[3];
+  int64_t blockDim[3];
+  int64_t gridDim[3];
+  /// The block's workgroup memory: the static attributions, then the
+  /// dynamic part at `dynamicSharedMemory`, 16-byte aligned.
+  void *sharedMemory;
+  void *dynamicSharedMemory;
+  int64_t dynamicSharedBytes;
+  /// The runtime's own state for the thread; the lowering never reads it.
+  void *runtime;
+};
+
+/// Index of each field's first 8-byte slot, as the lowering addresses them.
+enum HostKernelContextSlot : int32_t {
+  kContextThreadId = 0,
+  kContextBlockId = 3,
+  kContextBlockDim = 6,
+  kContextGridDim = 9,
+  kContextSharedMemory = 12,
+  kContextDynamicSharedMemory = 13,
+  kContextDynamicSharedBytes = 14,
+  kContextSlotCount = 16,
+};
+
+static_assert(offsetof(HostKernelContext, threadId) == 8 * kContextThreadId);
+static_assert(offsetof(HostKernelContext, blockId) == 8 * kContextBlockId);
+static_assert(offsetof(HostKernelContext, blockDim) == 8 * kContextBlockDim);
+static_assert(offsetof(HostKernelContext, gridDim) == 8 * kContextGridDim);
+static_assert(offsetof(HostKernelContext, sharedMemory) ==
+              8 * kContextSharedMemory);
+static_assert(offsetof(HostKernelContext, dynamicSharedMemory) ==
+              8 * kContextDynamicSharedMemory);
+static_assert(offsetof(HostKernelContext, dynamicSharedBytes) ==
+              8 * kContextDynamicSharedBytes);
+static_assert(sizeof(HostKernelContext) == 8 * kContextSlotCount);
+
+/// Workgroup memory offsets and the dynamic part are aligned to this.
+constexpr int64_t kHostSharedMemoryAlignment = 16;
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_WRAPPERS_HOSTKERNELABI_H
