@@ -1,9 +1,10 @@
 //===- MgpuWrappers.cpp - The mgpu ABI on the host backend ----------------===//
 //
-// The extern "C" functions of MgpuAbi.def and the Backend.h hooks, each a
-// call into the process-wide HostRuntime that turns a failed Status into a
-// fatal error at the op's location. The upstream functions carry no
-// location, so their errors name just the op they come from.
+// The extern "C" functions of MgpuAbi.def and HostKernelAbi.def and the
+// Backend.h hooks, each a call into the process-wide HostRuntime that turns
+// a failed Status into a fatal error at the op's location. The upstream
+// functions carry no location, so their errors name just the op they come
+// from. Barriers and shuffles go straight to the calling fiber's block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #include "wrappers/HostKernelAbi.h"
 #include "wrappers/MgpuAbi.h"
 #include "wrappers/common/RuntimeError.h"
+#include "wrappers/host/Fibers.h"
 #include "wrappers/host/Runtime.h"
 
 #include <vector>
@@ -31,11 +33,26 @@ void check(const Status &status, const char *loc) {
   reportIfError(status, loc);
 }
 
-/// Kernels are not supported yet; the error names gpu.launch_func, the op
-/// every module and function load exists for.
-[[noreturn]] void kernelsNotSupported() {
+/// The upstream module and kernel functions, which load GPU binaries; the
+/// error names gpu.launch_func, the op every module and function load
+/// exists for.
+[[noreturn]] void gpuBinariesNotSupported(const char *function) {
   reportFatalError("gpu.launch_func",
-                   HostRuntime::kernelsNotSupported().message());
+                   HostRuntime::gpuBinariesNotSupported(function).message());
+}
+
+/// The context of a GPU thread that runs on a fiber; anything else reaching
+/// a barrier or shuffle is a bug of the lowering.
+HostKernelContext *fiberContext(void *context, const char *loc,
+                                const char *op) {
+  auto *threadContext = static_cast<HostKernelContext *>(context);
+  if (!threadContext || !threadContext->runtime)
+    reportFatalError(loc && *loc ? loc : op,
+                     "a kernel launched without fibers reached this op: a "
+                     "bug of the host kernel lowering, which launches every "
+                     "kernel with barriers or shuffles with "
+                     "kHostKernelUsesFibers");
+  return threadContext;
 }
 
 } // namespace
@@ -79,17 +96,23 @@ extern "C" {
 // Upstream functions.
 //===----------------------------------------------------------------------===//
 
-void *mgpuModuleLoad(void *, size_t) { kernelsNotSupported(); }
+void *mgpuModuleLoad(void *, size_t) {
+  gpuBinariesNotSupported("mgpuModuleLoad");
+}
 
-void *mgpuModuleLoadJIT(void *, int32_t) { kernelsNotSupported(); }
+void *mgpuModuleLoadJIT(void *, int32_t) {
+  gpuBinariesNotSupported("mgpuModuleLoadJIT");
+}
 
-void mgpuModuleUnload(void *) { kernelsNotSupported(); }
+void mgpuModuleUnload(void *) { gpuBinariesNotSupported("mgpuModuleUnload"); }
 
-void *mgpuModuleGetFunction(void *, const char *) { kernelsNotSupported(); }
+void *mgpuModuleGetFunction(void *, const char *) {
+  gpuBinariesNotSupported("mgpuModuleGetFunction");
+}
 
 void mgpuLaunchKernel(void *, intptr_t, intptr_t, intptr_t, intptr_t, intptr_t,
                       intptr_t, int32_t, void *, void **, void **, size_t) {
-  kernelsNotSupported();
+  gpuBinariesNotSupported("mgpuLaunchKernel");
 }
 
 void *mgpuStreamCreate(void) { return mgpuStreamCreateAt("gpu.wait"); }
@@ -263,17 +286,35 @@ void mgpuSetDefaultDeviceAt(int32_t device, const char *loc) {
 // Kernels compiled for the host (HostKernelAbi.def).
 //===----------------------------------------------------------------------===//
 
-void mgpuLaunchHostKernelAt(void *, int64_t, int64_t, int64_t, int64_t,
-                            int64_t, int64_t, int64_t, int64_t, int32_t,
-                            void *, int64_t, void *, const char *,
-                            const char *) {
-  kernelsNotSupported();
+void mgpuLaunchHostKernelAt(void *entry, int64_t gridX, int64_t gridY,
+                            int64_t gridZ, int64_t blockX, int64_t blockY,
+                            int64_t blockZ, int64_t dynamicSharedBytes,
+                            int64_t staticSharedBytes, int32_t flags,
+                            void *args, int64_t argsBytes, void *stream,
+                            const char *kernelName, const char *loc) {
+  KernelLaunch launch;
+  launch.entry = reinterpret_cast<HostKernelEntry>(entry);
+  launch.grid[0] = gridX;
+  launch.grid[1] = gridY;
+  launch.grid[2] = gridZ;
+  launch.block[0] = blockX;
+  launch.block[1] = blockY;
+  launch.block[2] = blockZ;
+  launch.dynamicSharedBytes = dynamicSharedBytes;
+  launch.staticSharedBytes = staticSharedBytes;
+  launch.flags = flags;
+  launch.name = kernelName && *kernelName ? kernelName : "(unnamed)";
+  check(runtime().launchKernel(launch, args, argsBytes, stream, loc), loc);
 }
 
-void mgpuHostBarrierAt(void *, const char *) { kernelsNotSupported(); }
+void mgpuHostBarrierAt(void *context, const char *loc) {
+  FiberBlock::barrier(fiberContext(context, loc, "gpu.barrier"), loc);
+}
 
-uint64_t mgpuHostShuffleAt(void *, uint64_t, int32_t, int32_t, const char *) {
-  kernelsNotSupported();
+uint64_t mgpuHostShuffleAt(void *context, uint64_t value, int32_t sourceLane,
+                           int32_t width, const char *loc) {
+  return FiberBlock::shuffle(fiberContext(context, loc, "gpu.shuffle"), value,
+                             sourceLane, width, loc);
 }
 
 } // extern "C"

@@ -10,9 +10,28 @@
 
 #include "wrappers/common/StridedCopy.h"
 
+#include <algorithm>
+#include <cstring>
+#include <memory>
 #include <utility>
 
 namespace gpu_runner {
+
+namespace {
+
+/// Kernel arguments are copied in chunks of this type, which gives them the
+/// alignment the lowering expects.
+struct alignas(16) ArgumentChunk {
+  unsigned char bytes[16];
+};
+
+/// What a launch's task needs once the launching call has returned.
+struct PendingLaunch {
+  KernelLaunch launch;
+  std::unique_ptr<ArgumentChunk[]> args;
+};
+
+} // namespace
 
 HostRuntime::HostRuntime(DeviceMemory::Options memoryOptions)
     : deviceMemory(memoryOptions) {}
@@ -197,14 +216,45 @@ Status HostRuntime::setDefaultDevice(int32_t device) {
                        std::to_string(device));
 }
 
-Status HostRuntime::kernelsNotSupported() {
+Status HostRuntime::launchKernel(const KernelLaunch &launch, const void *args,
+                                 int64_t argsBytes, void *stream,
+                                 const char *loc) {
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
+  GPU_RUNNER_RETURN_IF_ERROR(validateKernelLaunch(launch, argsBytes));
+  if (argsBytes > 0 && !args)
+    return Status::error("kernel '" + launch.name +
+                         "': the kernel's arguments are a null pointer");
+  // The caller's buffer is on its stack: an asynchronous launch runs after
+  // it is gone.
+  auto pending = std::make_shared<PendingLaunch>();
+  pending->launch = launch;
+  size_t bytes = static_cast<size_t>(argsBytes);
+  pending->args.reset(new ArgumentChunk[std::max<size_t>(
+      1, (bytes + sizeof(ArgumentChunk) - 1) / sizeof(ArgumentChunk))]);
+  if (bytes > 0)
+    std::memcpy(pending->args.get(), args, bytes);
+  return streamManager.enqueue(
+      stream,
+      [this, pending, loc]() {
+        kernelExecutor.runGrid(pending->launch, pending->args.get(), loc);
+        return Status();
+      },
+      loc);
+}
+
+Status HostRuntime::gpuBinariesNotSupported(const char *function) {
   return Status::error(
-      "running kernels on the host backend is not supported yet");
+      "the host backend cannot load or launch GPU binaries (" +
+      std::string(function) +
+      "): it runs the kernels that gpu-runner's host lowering compiles into "
+      "the program");
 }
 
 Status HostRuntime::finalize(std::vector<Warning> &leaks) {
   leaks.clear();
-  GPU_RUNNER_RETURN_IF_ERROR(streamManager.shutdown());
+  Status drained = streamManager.shutdown();
+  kernelExecutor.shutdown();
+  GPU_RUNNER_RETURN_IF_ERROR(drained);
   for (const DeviceMemory::Leak &leak : deviceMemory.liveAllocations())
     leaks.push_back(Warning{leak.loc, std::to_string(leak.bytes) +
                                           " bytes of device memory allocated "

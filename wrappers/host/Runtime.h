@@ -17,6 +17,7 @@
 
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/host/DeviceMemory.h"
+#include "wrappers/host/Kernel.h"
 #include "wrappers/host/Stream.h"
 
 #include <cstdint>
@@ -70,8 +71,17 @@ public:
   /// The host backend has one device, 0.
   Status setDefaultDevice(int32_t device);
 
-  /// Why every module and kernel function fails on this backend for now.
-  static Status kernelsNotSupported();
+  /// gpu.launch_func of a kernel compiled for the host: checks the launch,
+  /// copies the `argsBytes` bytes at `args` (16-byte aligned), and enqueues
+  /// a task that runs the whole grid on the kernel executor. A failure of a
+  /// block while it runs (a deadlock, ...) ends the process at once.
+  Status launchKernel(const KernelLaunch &launch, const void *args,
+                      int64_t argsBytes, void *stream, const char *loc);
+
+  /// Why the upstream module and kernel functions (mgpuModuleLoad, ...)
+  /// fail here: this backend runs kernels compiled into the program, never
+  /// GPU binaries. `function` names the one called.
+  static Status gpuBinariesNotSupported(const char *function);
 
   /// One warning of the leak report: the op that allocated, and the text.
   struct Warning {
@@ -80,20 +90,22 @@ public:
   };
 
   /// Waits for all work, reports the first failure of a task, then lists
-  /// every allocation never freed in `leaks` (oldest first), frees them and
-  /// forgets all streams, events and registrations. The runtime can be used
-  /// again afterwards.
+  /// every allocation never freed in `leaks` (oldest first), frees them,
+  /// forgets all streams, events and registrations, and joins the kernel
+  /// executor's workers. The runtime can be used again afterwards.
   Status finalize(std::vector<Warning> &leaks);
 
   DeviceMemory &memory() { return deviceMemory; }
   StreamManager &streams() { return streamManager; }
   HostRegistry &registry() { return hostRegistry; }
+  KernelExecutor &kernels() { return kernelExecutor; }
 
 private:
-  // Declared in this order so that the streams, whose tasks use the memory,
-  // are shut down before the memory goes.
+  // Declared in this order so that the streams, whose tasks use the memory
+  // and the kernel executor, are shut down before those go.
   DeviceMemory deviceMemory;
   HostRegistry hostRegistry;
+  KernelExecutor kernelExecutor;
   StreamManager streamManager;
 };
 

@@ -288,13 +288,14 @@ TEST_CASE("host memory is registered from a memref, exactly the bytes it "
       "is device memory: only host memory can be registered");
 }
 
-TEST_CASE("kernels and other devices are not supported", "[runtime]") {
+TEST_CASE("GPU binaries and other devices are not supported", "[runtime]") {
   HostRuntime runtime;
   REQUIRE_OK(runtime.setDefaultDevice(0));
   REQUIRE_ERROR(runtime.setDefaultDevice(1),
                 "the host backend has one device, 0: there is no device 1");
-  REQUIRE_ERROR(HostRuntime::kernelsNotSupported(),
-                "running kernels on the host backend is not supported yet");
+  REQUIRE_ERROR(HostRuntime::gpuBinariesNotSupported("mgpuModuleLoad"),
+                "the host backend cannot load or launch GPU binaries "
+                "(mgpuModuleLoad)");
 }
 
 TEST_CASE("finalize drains the streams, lists the leaks and frees them",
@@ -370,25 +371,31 @@ TEST_CASE("upstream mgpu calls name their op without a location", "[abi]") {
                       "one device, 0: there is no device 2\n");
 }
 
-TEST_CASE("every kernel entry point reports that kernels are not supported",
+TEST_CASE("the upstream module and kernel functions report that the host "
+          "backend runs no GPU binaries",
           "[abi]") {
-  const char *expected = "error: gpu.launch_func: running kernels on the host "
-                         "backend is not supported yet\n";
+  auto expected = [](const char *function) {
+    return "error: gpu.launch_func: the host backend cannot load or launch "
+           "GPU binaries (" +
+           std::string(function) +
+           "): it runs the kernels that gpu-runner's host lowering compiles "
+           "into the program\n";
+  };
   ChildResult result = runInChild([] { mgpuModuleLoad(nullptr, 0); });
   CHECK(result.exitStatus == 1);
-  CHECK(result.err == expected);
+  CHECK(result.err == expected("mgpuModuleLoad"));
   result = runInChild([] { mgpuModuleLoadJIT(nullptr, 2); });
-  CHECK(result.err == expected);
+  CHECK(result.err == expected("mgpuModuleLoadJIT"));
   result = runInChild([] { mgpuModuleUnload(nullptr); });
-  CHECK(result.err == expected);
+  CHECK(result.err == expected("mgpuModuleUnload"));
   result = runInChild([] { mgpuModuleGetFunction(nullptr, "kernel"); });
-  CHECK(result.err == expected);
+  CHECK(result.err == expected("mgpuModuleGetFunction"));
   result = runInChild([] {
     mgpuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr,
                      0);
   });
   CHECK(result.exitStatus == 1);
-  CHECK(result.err == expected);
+  CHECK(result.err == expected("mgpuLaunchKernel"));
 }
 
 TEST_CASE("finalizeBackend warns about leaks and the program exits normally",

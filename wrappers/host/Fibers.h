@@ -1,0 +1,122 @@
+//===- Fibers.h - The GPU threads of one block, as fibers -----------------===//
+//
+// A kernel with barriers or shuffles runs each GPU thread of a block as a
+// fiber (Boost.Context) on the one OS thread that runs the block. A fiber runs
+// until it waits at a gpu.barrier or gpu.shuffle, or returns; when no fiber
+// can run, the scheduler releases a barrier that every thread reached,
+// completes the shuffles whose lanes all arrived, or reports a deadlock.
+// Nothing runs concurrently inside a block, so its state needs no locks.
+//
+// Fibers and their stacks are kept and reused across blocks and launches: a
+// fiber whose GPU thread returned waits for the next block's thread in the
+// same slot, so a block costs no allocation and no fiber creation.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_WRAPPERS_HOST_FIBERS_H
+#define GPU_RUNNER_WRAPPERS_HOST_FIBERS_H
+
+#include "wrappers/HostKernelAbi.h"
+#include "wrappers/common/RuntimeError.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpu_runner {
+
+/// What the lowering emits for each kernel: `entry(context, args)`.
+using HostKernelEntry = void (*)(HostKernelContext *context, void *args);
+
+/// Runs the GPU threads of one block at a time as fibers. Owns one fiber and
+/// one stack per thread slot, reused by every later block. Used by one OS
+/// thread at a time.
+class FiberBlock {
+public:
+  /// Usable bytes of each fiber's stack: a GPU thread's private memory. A
+  /// PROT_NONE guard page lies below it.
+  static constexpr size_t kStackBytes = 128 * 1024;
+
+  FiberBlock();
+  /// Drops the fibers (waiting between threads) and unmaps their stacks.
+  ~FiberBlock();
+  FiberBlock(const FiberBlock &) = delete;
+  FiberBlock &operator=(const FiberBlock &) = delete;
+
+  /// Runs `entry(threadContext, args)` once per thread of the block that
+  /// `block` describes (its threadId and runtime fields are ignored), each on
+  /// its fiber with its own threadId, until every thread has returned.
+  /// Fails, at the location of the op concerned, on a deadlock, threads
+  /// waiting at different barriers, or a misused shuffle; the block's fibers
+  /// are then abandoned where they wait, never resumed.
+  Status run(HostKernelEntry entry, void *args, const HostKernelContext &block,
+             const std::string &kernelName);
+
+  /// gpu.barrier and gpu.shuffle of the GPU thread whose context is
+  /// `context` (see HostKernelAbi.def). Only for contexts that run() made.
+  static void barrier(HostKernelContext *context, const char *loc);
+  static uint64_t shuffle(HostKernelContext *context, uint64_t value,
+                          int32_t sourceLane, int32_t width, const char *loc);
+
+  /// Stacks mapped so far: the most threads a block has had.
+  size_t stackCount() const { return slots.size(); }
+
+private:
+  struct Slot;
+  enum class ThreadState : uint8_t;
+
+  Status prepare(int64_t threadCount);
+  Status createFiber(Slot &slot);
+  void resume(Slot &slot);
+  void suspend(Slot &slot);
+  void enterFiber(Slot &slot);
+  /// A failure found on a fiber: record it, then switch away for good.
+  void fail(Status status);
+  [[noreturn]] void stopFiber(Slot &slot);
+  [[noreturn]] static void fiberMain(Slot &slot);
+  static void dropFiber(Slot &slot);
+  Status completeShuffles();
+  Status completeShuffle(uint32_t subgroup, bool &completed);
+  Status deadlock() const;
+  Status abandon(Status status);
+
+  // Messages.
+  std::string where() const;
+  std::string threadName(uint32_t linear) const;
+  std::string laneRange(uint32_t firstLinear, uint32_t lastLinear) const;
+
+  std::vector<std::unique_ptr<Slot>> slots;
+
+  // The block being run.
+  HostKernelEntry entry = nullptr;
+  void *args = nullptr;
+  const std::string *kernelName = nullptr;
+  int64_t blockId[3] = {0, 0, 0};
+  int64_t blockDim[3] = {1, 1, 1};
+  uint32_t threadCount = 0;
+  uint32_t finishedCount = 0;
+  uint32_t barrierWaiters = 0;
+  /// The barrier the waiting threads wait at, and the first that reached it.
+  const char *barrierLoc = nullptr;
+  uint32_t barrierFirst = 0;
+  /// Lanes waiting at a shuffle, per subgroup; subgroups with waiters.
+  std::vector<uint32_t> shuffleWaiters;
+  std::vector<uint32_t> pendingSubgroups;
+  /// Threads to run next: all of them after a barrier, or lanes whose
+  /// shuffle completed.
+  std::vector<uint32_t> allThreads;
+  std::vector<uint32_t> woken;
+  bool failed = false;
+  Status failure;
+
+  // Sanitizer bookkeeping of the OS thread's own stack while fibers run.
+  const void *schedulerStackBottom = nullptr;
+  size_t schedulerStackSize = 0;
+  void *schedulerTsanFiber = nullptr;
+};
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_WRAPPERS_HOST_FIBERS_H

@@ -1,0 +1,288 @@
+//===- Kernel.cpp - Kernels compiled for the host: launches and blocks ----===//
+//
+// See Kernel.h. The pool's state (grids with blocks left, idle block
+// runners, workers) is guarded by one mutex, held only to pick a grid or a
+// runner; blocks are handed out by each grid's atomic counter. A grid lives
+// on the stack of the thread that launched it, which removes it from the
+// list once it has no blocks left and waits for the workers still running
+// its last blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/host/Kernel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <thread>
+
+namespace gpu_runner {
+
+namespace {
+
+const char *const kAxes[3] = {"x", "y", "z"};
+
+const char *const kPortable =
+    "CUDA's limits, which the host backend keeps so that programs stay "
+    "portable";
+
+int64_t roundUp(int64_t value, int64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+} // namespace
+
+int64_t KernelLaunch::dynamicSharedOffset() const {
+  return roundUp(staticSharedBytes, kHostSharedMemoryAlignment);
+}
+
+Status validateKernelLaunch(const KernelLaunch &launch, int64_t argsBytes) {
+  std::string kernel = "kernel '" + launch.name + "': ";
+  if (!launch.entry)
+    return Status::error(kernel + "the kernel's function is null");
+  if (launch.flags & ~int32_t(kHostKernelUsesFibers))
+    return Status::error(kernel + "unknown launch flags " +
+                         std::to_string(launch.flags));
+  for (int i = 0; i < 3; ++i)
+    if (launch.grid[i] < 1)
+      return Status::error(kernel + "grid size " +
+                           std::to_string(launch.grid[i]) + " in " + kAxes[i] +
+                           ": every dimension of the grid and of a block "
+                           "must be at least 1");
+  for (int i = 0; i < 3; ++i)
+    if (launch.block[i] < 1)
+      return Status::error(kernel + "block size " +
+                           std::to_string(launch.block[i]) + " in " + kAxes[i] +
+                           ": every dimension of the grid and of a block "
+                           "must be at least 1");
+  for (int i = 0; i < 3; ++i)
+    if (launch.block[i] > kMaxBlockDim[i])
+      return Status::error(kernel + "block size " +
+                           std::to_string(launch.block[i]) + " in " + kAxes[i] +
+                           ": a block has at most 1024 threads in x and y "
+                           "and 64 in z, " +
+                           kPortable);
+  // Each dimension is small now: the product cannot overflow.
+  if (launch.threadsPerBlock() > kMaxThreadsPerBlock)
+    return Status::error(
+        kernel + "a block of " + std::to_string(launch.block[0]) + " x " +
+        std::to_string(launch.block[1]) + " x " +
+        std::to_string(launch.block[2]) + " = " +
+        std::to_string(launch.threadsPerBlock()) +
+        " threads: a block has at most 1024 threads, " + kPortable);
+  for (int i = 0; i < 3; ++i)
+    if (launch.grid[i] > kMaxGridDim[i])
+      return Status::error(kernel + "grid size " +
+                           std::to_string(launch.grid[i]) + " in " + kAxes[i] +
+                           ": a grid has at most 2147483647 blocks in x and "
+                           "65535 in y and z, " +
+                           kPortable);
+  if (launch.staticSharedBytes < 0)
+    return Status::error(kernel + "negative static workgroup memory size " +
+                         std::to_string(launch.staticSharedBytes));
+  if (launch.dynamicSharedBytes < 0)
+    return Status::error(kernel + "negative dynamic shared memory size " +
+                         std::to_string(launch.dynamicSharedBytes));
+  if (launch.staticSharedBytes > kMaxSharedMemoryBytes ||
+      launch.dynamicSharedBytes > kMaxSharedMemoryBytes ||
+      launch.staticSharedBytes + launch.dynamicSharedBytes >
+          kMaxSharedMemoryBytes)
+    return Status::error(
+        kernel + std::to_string(launch.staticSharedBytes) +
+        " bytes of static and " + std::to_string(launch.dynamicSharedBytes) +
+        " bytes of dynamic workgroup memory: a block has at most 232448 "
+        "bytes (227 KiB), the most an H100 or H200 block can have");
+  if (argsBytes < 0)
+    return Status::error(kernel + "negative size of the kernel's arguments: " +
+                         std::to_string(argsBytes) + " bytes");
+  return Status();
+}
+
+//===----------------------------------------------------------------------===//
+// BlockRunner
+//===----------------------------------------------------------------------===//
+
+BlockRunner::~BlockRunner() {
+  ::operator delete(sharedMemory, std::align_val_t(64));
+}
+
+Status BlockRunner::run(const KernelLaunch &launch, void *args,
+                        int64_t blockIndex) {
+  size_t bytes = static_cast<size_t>(launch.sharedMemoryBytes());
+  if (!sharedMemory || bytes > sharedCapacity) {
+    // Grown to what the largest block needed so far, never shrunk: blocks
+    // never allocate. Not zero-filled, as on a GPU.
+    ::operator delete(sharedMemory, std::align_val_t(64));
+    sharedCapacity = std::max<size_t>(roundUp(bytes, 4096), 4096);
+    sharedMemory = ::operator new(sharedCapacity, std::align_val_t(64));
+  }
+
+  HostKernelContext context = {};
+  context.blockId[0] = blockIndex % launch.grid[0];
+  context.blockId[1] = blockIndex / launch.grid[0] % launch.grid[1];
+  context.blockId[2] = blockIndex / launch.grid[0] / launch.grid[1];
+  for (int i = 0; i < 3; ++i) {
+    context.blockDim[i] = launch.block[i];
+    context.gridDim[i] = launch.grid[i];
+  }
+  context.sharedMemory = sharedMemory;
+  context.dynamicSharedMemory =
+      static_cast<char *>(sharedMemory) + launch.dynamicSharedOffset();
+  context.dynamicSharedBytes = launch.dynamicSharedBytes;
+  if (!launch.usesFibers()) {
+    // The kernel loops over the block's threads itself.
+    launch.entry(&context, args);
+    return Status();
+  }
+  return fiberBlock.run(launch.entry, args, context, launch.name);
+}
+
+//===----------------------------------------------------------------------===//
+// KernelExecutor
+//===----------------------------------------------------------------------===//
+
+struct KernelExecutor::Grid {
+  const KernelLaunch *launch = nullptr;
+  void *args = nullptr;
+  const char *loc = nullptr;
+  int64_t blockCount = 0;
+  /// The next block index to hand out; past blockCount once all are taken.
+  std::atomic<int64_t> next{0};
+  /// Threads taking blocks from it, the launching one included.
+  int participants = 0;
+};
+
+KernelExecutor::KernelExecutor() = default;
+
+KernelExecutor::~KernelExecutor() { shutdown(); }
+
+void *KernelExecutor::workerMain(void *executor) {
+  static_cast<KernelExecutor *>(executor)->workerLoop();
+  return nullptr;
+}
+
+void KernelExecutor::startWorkers() {
+  if (!workers.empty())
+    return;
+  unsigned count = std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < count; ++i) {
+    pthread_t thread;
+    // Without workers the launching threads still run every block.
+    if (pthread_create(&thread, nullptr, &workerMain, this) == 0)
+      workers.push_back(thread);
+  }
+}
+
+BlockRunner *KernelExecutor::borrowRunner() {
+  if (idleRunners.empty()) {
+    runners.push_back(std::make_unique<BlockRunner>());
+    return runners.back().get();
+  }
+  BlockRunner *runner = idleRunners.back();
+  idleRunners.pop_back();
+  return runner;
+}
+
+void KernelExecutor::runBlocks(Grid &grid, BlockRunner &runner) {
+  while (true) {
+    int64_t index = grid.next.fetch_add(1, std::memory_order_relaxed);
+    if (index >= grid.blockCount)
+      return;
+    Status status = runner.run(*grid.launch, grid.args, index);
+    if (!status.ok())
+      reportFatalError(status.loc().empty() ? grid.loc : status.loc().c_str(),
+                       status.message());
+  }
+}
+
+void KernelExecutor::workerLoop() {
+  std::unique_lock<std::mutex> lock(mutex);
+  while (true) {
+    Grid *grid = nullptr;
+    wake.wait(lock, [&] {
+      for (Grid *candidate : grids)
+        if (candidate->next.load(std::memory_order_relaxed) <
+            candidate->blockCount) {
+          grid = candidate;
+          return true;
+        }
+      return stopping;
+    });
+    if (!grid)
+      return;
+    ++grid->participants;
+    BlockRunner *runner = borrowRunner();
+    lock.unlock();
+    runBlocks(*grid, *runner);
+    lock.lock();
+    idleRunners.push_back(runner);
+    if (--grid->participants == 0)
+      left.notify_all();
+  }
+}
+
+void KernelExecutor::runGrid(const KernelLaunch &launch, void *args,
+                             const char *loc) {
+  Grid grid;
+  grid.launch = &launch;
+  grid.args = args;
+  grid.loc = loc;
+  grid.blockCount = launch.blockCount();
+  grid.participants = 1;
+
+  std::unique_lock<std::mutex> lock(mutex);
+  BlockRunner *runner = borrowRunner();
+  bool shared = grid.blockCount > 1;
+  if (shared) {
+    startWorkers();
+    grids.push_back(&grid);
+    wake.notify_all();
+  }
+  lock.unlock();
+  runBlocks(grid, *runner);
+  lock.lock();
+  idleRunners.push_back(runner);
+  if (shared) {
+    grids.erase(std::find(grids.begin(), grids.end(), &grid));
+    --grid.participants;
+    left.wait(lock, [&] { return grid.participants == 0; });
+  }
+}
+
+void KernelExecutor::shutdown() {
+  std::unique_lock<std::mutex> lock(mutex);
+  stopping = true;
+  wake.notify_all();
+  std::vector<pthread_t> finished = std::move(workers);
+  workers.clear();
+  lock.unlock();
+  for (pthread_t thread : finished)
+    pthread_join(thread, nullptr);
+  lock.lock();
+  stopping = false;
+  // Free the runners nobody uses (all of them when no grid runs).
+  std::vector<std::unique_ptr<BlockRunner>> freed;
+  for (std::unique_ptr<BlockRunner> &runner : runners)
+    if (std::find(idleRunners.begin(), idleRunners.end(), runner.get()) !=
+        idleRunners.end())
+      freed.push_back(std::move(runner));
+  runners.erase(std::remove(runners.begin(), runners.end(), nullptr),
+                runners.end());
+  idleRunners.clear();
+  lock.unlock();
+  freed.clear();
+}
+
+size_t KernelExecutor::workerCount() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return workers.size();
+}
+
+size_t KernelExecutor::runnerCount() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return runners.size();
+}
+
+} // namespace gpu_runner

@@ -1,0 +1,143 @@
+//===- Kernel.h - Kernels compiled for the host: launches and blocks ------===//
+//
+// What runs a grid of a kernel that the host lowering compiled into the
+// program: the launch's checks (CUDA's limits, so that a program that runs
+// here also runs on a GPU), one block on the calling thread (BlockRunner),
+// and the grid on a process-wide pool of worker threads (KernelExecutor).
+//
+// Blocks of a grid run in parallel, in no guaranteed order, as on a GPU.
+// The thread that launches a grid (a stream's worker, or the program's
+// thread for a synchronous launch) runs blocks too, so a launch never waits
+// on a pool that is busy with another launch while it has nothing to do.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_WRAPPERS_HOST_KERNEL_H
+#define GPU_RUNNER_WRAPPERS_HOST_KERNEL_H
+
+#include "wrappers/HostKernelAbi.h"
+#include "wrappers/common/RuntimeError.h"
+#include "wrappers/host/Fibers.h"
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <pthread.h>
+
+namespace gpu_runner {
+
+/// CUDA's limits, checked at every launch so that programs stay portable.
+constexpr int64_t kMaxThreadsPerBlock = 1024;
+constexpr int64_t kMaxBlockDim[3] = {1024, 1024, 64};
+constexpr int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
+/// Workgroup memory of one block, static and dynamic together: 227 KiB,
+/// the most a block can have on an H100 or H200.
+constexpr int64_t kMaxSharedMemoryBytes = 232448;
+
+/// One gpu.launch_func of a kernel compiled for the host.
+struct KernelLaunch {
+  HostKernelEntry entry = nullptr;
+  int64_t grid[3] = {1, 1, 1};
+  int64_t block[3] = {1, 1, 1};
+  int64_t dynamicSharedBytes = 0;
+  int64_t staticSharedBytes = 0;
+  /// HostKernelFlags.
+  int32_t flags = 0;
+  /// The kernel's name, for errors.
+  std::string name;
+
+  bool usesFibers() const { return flags & kHostKernelUsesFibers; }
+  // Valid once validateKernelLaunch accepted the launch.
+  int64_t threadsPerBlock() const { return block[0] * block[1] * block[2]; }
+  int64_t blockCount() const { return grid[0] * grid[1] * grid[2]; }
+  /// Offset of the dynamic part in the block's workgroup memory.
+  int64_t dynamicSharedOffset() const;
+  int64_t sharedMemoryBytes() const {
+    return dynamicSharedOffset() + dynamicSharedBytes;
+  }
+};
+
+/// Checks a launch and the size of its packed arguments; the message names
+/// the kernel. Every dimension at least 1 and within CUDA's limits, at most
+/// 1024 threads per block, at most 227 KiB of workgroup memory.
+Status validateKernelLaunch(const KernelLaunch &launch, int64_t argsBytes);
+
+/// Runs blocks on the calling thread, with a workgroup memory buffer and
+/// fibers of its own that every block it runs reuses. Used by one OS thread
+/// at a time.
+class BlockRunner {
+public:
+  BlockRunner() = default;
+  ~BlockRunner();
+  BlockRunner(const BlockRunner &) = delete;
+  BlockRunner &operator=(const BlockRunner &) = delete;
+
+  /// Runs block `blockIndex` (x fastest, then y, then z) of a launch that
+  /// validateKernelLaunch accepted. Fails on what FiberBlock::run reports.
+  Status run(const KernelLaunch &launch, void *args, int64_t blockIndex);
+
+  FiberBlock &fibers() { return fiberBlock; }
+
+private:
+  FiberBlock fiberBlock;
+  void *sharedMemory = nullptr;
+  size_t sharedCapacity = 0;
+};
+
+/// Runs grids on a pool of worker threads, one per hardware thread, started
+/// at the first grid with more than one block. Several grids (from several
+/// streams) may run at once; each takes blocks from an atomic counter.
+class KernelExecutor {
+public:
+  KernelExecutor();
+  /// Joins the workers (see shutdown).
+  ~KernelExecutor();
+  KernelExecutor(const KernelExecutor &) = delete;
+  KernelExecutor &operator=(const KernelExecutor &) = delete;
+
+  /// Runs every block of `launch` (validated) and returns once all have
+  /// finished. A failed block (a deadlock, ...) ends the process with
+  /// reportFatalError at the location of the op concerned (`loc`, the
+  /// launch's, if it has none), at once, on whatever thread found it: other
+  /// blocks may wait for it forever, as they would on a GPU.
+  void runGrid(const KernelLaunch &launch, void *args, const char *loc);
+
+  /// Joins the workers and frees the block runners. No grid may be running.
+  /// The pool starts again at the next grid that needs it.
+  void shutdown();
+
+  /// Introspection for tests.
+  size_t workerCount() const;
+  size_t runnerCount() const;
+
+private:
+  struct Grid;
+  struct Worker;
+
+  static void *workerMain(void *worker);
+  void workerLoop();
+  /// Both expect `mutex` to be held.
+  void startWorkers();
+  BlockRunner *borrowRunner();
+  void runBlocks(Grid &grid, BlockRunner &runner);
+
+  mutable std::mutex mutex;
+  /// Workers wait here for a grid with blocks left to take.
+  std::condition_variable wake;
+  /// Launching threads wait here for the workers still in their grid.
+  std::condition_variable left;
+  std::vector<Grid *> grids;
+  std::vector<pthread_t> workers;
+  bool stopping = false;
+  std::vector<std::unique_ptr<BlockRunner>> runners;
+  std::vector<BlockRunner *> idleRunners;
+};
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_WRAPPERS_HOST_KERNEL_H
