@@ -14,8 +14,10 @@
 #include "lowering/GpuRuntimeToLLVM.h"
 
 #include "lowering/MgpuCalls.h"
+#include "wrappers/HostKernelAbi.h"
 
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -392,6 +394,77 @@ public:
   }
 };
 
+/// gpu.launch_func of a kernel compiled for the host: the arguments are
+/// packed into a struct on the stack (the runtime copies it) and the
+/// kernel's entry runs over the grid.
+class LaunchFuncOpLowering : public RuntimeCallPattern<gpu::LaunchFuncOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::LaunchFuncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto kernel =
+        SymbolTable::lookupNearestSymbolFrom(op, op.getKernelAttr());
+    auto entry = kernel ? kernel->getAttrOfType<FlatSymbolRefAttr>(
+                              kHostEntryAttrName)
+                        : FlatSymbolRefAttr();
+    if (!entry)
+      return rewriter.notifyMatchFailure(op, "kernel not compiled for host");
+    Location loc = op.getLoc();
+
+    FailureOr<Value> stream =
+        getStream(rewriter, op, adaptor.getAsyncDependencies());
+    if (failed(stream))
+      return failure();
+
+    LogicalResult emitted = withStackFrame(rewriter, loc, [&]() -> LogicalResult {
+      ValueRange operands = adaptor.getKernelOperands();
+      Value args = nullPointer(rewriter, loc);
+      Value argsBytes = constantI64(rewriter, loc, 0);
+      if (!operands.empty()) {
+        auto type = LLVM::LLVMStructType::getLiteral(
+            rewriter.getContext(), llvm::to_vector(operands.getTypes()));
+        Value packed = LLVM::PoisonOp::create(rewriter, loc, type);
+        for (auto [i, operand] : llvm::enumerate(operands))
+          packed = LLVM::InsertValueOp::create(rewriter, loc, packed, operand,
+                                               i);
+        args = spillDescriptor(rewriter, loc, packed);
+        argsBytes = getBytes(rewriter, loc, type, 1);
+      }
+      Value bytes = adaptor.getDynamicSharedMemorySize();
+      Value dynamicShared =
+          bytes ? LLVM::SExtOp::create(rewriter, loc, rewriter.getI64Type(),
+                                       bytes)
+                : constantI64(rewriter, loc, 0);
+      int64_t staticShared =
+          kernel->getAttrOfType<IntegerAttr>(kHostStaticSharedBytesAttrName)
+              .getInt();
+      int32_t flags =
+          kernel->hasAttr(kHostUsesFibersAttrName) ? kHostKernelUsesFibers : 0;
+      Value entryAddress = LLVM::AddressOfOp::create(
+          rewriter, loc, this->getPtrType(), entry.getValue());
+      Value name = getConstantString(
+          rewriter, loc,
+          SymbolTable::getSymbolName(kernel).getValue());
+      return call(rewriter, op, MgpuFunction::mgpuLaunchHostKernelAt,
+                  {entryAddress, adaptor.getGridSizeX(),
+                   adaptor.getGridSizeY(), adaptor.getGridSizeZ(),
+                   adaptor.getBlockSizeX(), adaptor.getBlockSizeY(),
+                   adaptor.getBlockSizeZ(), dynamicShared,
+                   constantI64(rewriter, loc, staticShared),
+                   LLVM::ConstantOp::create(rewriter, loc,
+                                            rewriter.getI32Type(),
+                                            rewriter.getI32IntegerAttr(flags)),
+                   args, argsBytes, *stream, name});
+    });
+    if (failed(emitted))
+      return failure();
+    replaceWithStream(rewriter, op, {}, *stream);
+    return success();
+  }
+};
+
 /// gpu.set_default_device.
 class SetDefaultDeviceOpLowering
     : public RuntimeCallPattern<gpu::SetDefaultDeviceOp> {
@@ -410,6 +483,39 @@ public:
 };
 
 } // namespace
+
+void addGpuTypeConversions(LLVMTypeConverter &converter) {
+  MLIRContext *context = &converter.getContext();
+  converter.addConversion([context](gpu::AsyncTokenType) -> Type {
+    return LLVM::LLVMPointerType::get(context);
+  });
+  populateGpuMemorySpaceAttributeConversions(
+      converter, [](gpu::AddressSpace space) -> unsigned {
+        switch (space) {
+        case gpu::AddressSpace::Global:
+          return 1;
+        case gpu::AddressSpace::Workgroup:
+          return 3;
+        case gpu::AddressSpace::Private:
+          return 5;
+        }
+        llvm_unreachable("unknown address space");
+      });
+}
+
+FailureOr<Type>
+getPackedArgumentsType(const LLVMTypeConverter &converter, TypeRange types,
+                       function_ref<InFlightDiagnostic()> emitError) {
+  SmallVector<Type> fields;
+  for (Type type : types) {
+    Type converted = converter.convertType(type);
+    if (!converted)
+      return emitError() << "a kernel argument of type " << type
+                         << " cannot be passed on the host backend";
+    fields.push_back(converted);
+  }
+  return LLVM::LLVMStructType::getLiteral(&converter.getContext(), fields);
+}
 
 std::optional<unsigned> getMemsetElementBits(Type type,
                                              unsigned indexBitwidth) {
@@ -433,7 +539,7 @@ void populateGpuRuntimeToLLVMPatterns(const LLVMTypeConverter &converter,
                HostRegistrationLowering<
                    gpu::HostUnregisterOp,
                    MgpuFunction::mgpuMemHostUnregisterMemRefAt>,
-               SetDefaultDeviceOpLowering>(converter);
+               SetDefaultDeviceOpLowering, LaunchFuncOpLowering>(converter);
 }
 
 } // namespace gpu_runner

@@ -11,11 +11,38 @@
 namespace gpu_runner {
 
 /// Adds the patterns that lower gpu.memcpy, gpu.memset, gpu.alloc,
-/// gpu.dealloc, gpu.wait, gpu.host_register, gpu.host_unregister and
-/// gpu.set_default_device to calls of the mgpu ABI. The type converter must
-/// convert !gpu.async.token to !llvm.ptr (the stream).
+/// gpu.dealloc, gpu.wait, gpu.host_register, gpu.host_unregister,
+/// gpu.set_default_device and gpu.launch_func (of kernels compiled by
+/// gpu-runner-host-kernels) to runtime calls. The type converter must have
+/// the conversions of addGpuTypeConversions.
 void populateGpuRuntimeToLLVMPatterns(const mlir::LLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
+
+/// The conversions the gpu dialect's types need besides LLVMTypeConverter's
+/// own: an async token is a stream (!llvm.ptr); #gpu.address_space values
+/// are numbered as the NVVM and ROCDL targets number them.
+void addGpuTypeConversions(mlir::LLVMTypeConverter &converter);
+
+/// The struct in which a launch passes a kernel's arguments of `types` to
+/// the kernel's host entry: one field per argument, of its LLVM type.
+mlir::FailureOr<mlir::Type> getPackedArgumentsType(
+    const mlir::LLVMTypeConverter &converter, mlir::TypeRange types,
+    llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
+/// Attributes gpu-runner-host-kernels puts on a kernel for the lowering of
+/// its launches: the host function to start (a symbol), the bytes of its
+/// static workgroup memory (i64), and whether its threads are fibers (unit).
+inline constexpr llvm::StringLiteral kHostEntryAttrName =
+    "gpu_runner.host_entry";
+inline constexpr llvm::StringLiteral kHostStaticSharedBytesAttrName =
+    "gpu_runner.static_shared_bytes";
+inline constexpr llvm::StringLiteral kHostUsesFibersAttrName =
+    "gpu_runner.uses_fibers";
+
+/// Adds a lowering of memref.generic_atomic_rmw on floats, which upstream's
+/// memref lowering turns into invalid IR.
+void populateFloatAtomicsToLLVMPatterns(const mlir::LLVMTypeConverter &converter,
+                                        mlir::RewritePatternSet &patterns);
 
 /// The element width gpu.memset supports for `type` (8, 16, 32 or 64 bits),
 /// or nothing when it has another width.

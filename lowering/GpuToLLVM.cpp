@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/GpuRuntimeToLLVM.h"
+#include "mlir/IR/SymbolTable.h"
 #include "lowering/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -54,7 +55,8 @@ std::string checkMemRefOperand(Type type, StringRef role) {
 /// Reports the first gpu op of the host code in a form the lowering does not
 /// support, with the reason.
 LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
-  WalkResult result = module.walk([&](Operation *op) -> WalkResult {
+  WalkResult result =
+      module.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
     if (isa<gpu::GPUModuleOp>(op))
       return WalkResult::skip();
     if (!isa<gpu::GPUDialect>(op->getDialect()))
@@ -82,8 +84,16 @@ LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
                  "memref.reinterpret_cast";
     } else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op)) {
       reason = checkMemRefOperand(dealloc.getMemref().getType(), "memref");
+    } else if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      Operation *kernel =
+          SymbolTable::lookupNearestSymbolFrom(launch, launch.getKernelAttr());
+      if (!kernel || !kernel->hasAttr(kHostEntryAttrName))
+        reason = "the kernel was not compiled for the host";
+      else if (launch.hasClusterSize())
+        reason = "thread block clusters are not supported on the host "
+                 "backend";
     } else if (!isa<gpu::WaitOp, gpu::HostRegisterOp, gpu::HostUnregisterOp,
-                    gpu::SetDefaultDeviceOp>(op)) {
+                    gpu::SetDefaultDeviceOp, gpu::GPUModuleOp>(op)) {
       reason = "this op is not supported in host code";
     }
     if (reason.empty())
@@ -105,29 +115,16 @@ public:
 
     LowerToLLVMOptions options(context);
     LLVMTypeConverter converter(context, options);
-    // An async token is the stream its op was enqueued on.
-    converter.addConversion([context](gpu::AsyncTokenType) -> Type {
-      return LLVM::LLVMPointerType::get(context);
-    });
-    // Memory spaces numbered as the NVVM and ROCDL targets number them.
-    populateGpuMemorySpaceAttributeConversions(
-        converter, [](gpu::AddressSpace space) -> unsigned {
-          switch (space) {
-          case gpu::AddressSpace::Global:
-            return 1;
-          case gpu::AddressSpace::Workgroup:
-            return 3;
-          case gpu::AddressSpace::Private:
-            return 5;
-          }
-          llvm_unreachable("unknown address space");
-        });
+    addGpuTypeConversions(converter);
 
     if (failed(checkSupportedForms(module, converter.getIndexTypeBitwidth())))
       return signalPassFailure();
 
     LLVMConversionTarget target(*context);
     target.addIllegalDialect<gpu::GPUDialect>();
+    // Device code is compiled separately; its launches use it.
+    target.addLegalOp<gpu::GPUModuleOp>();
+    target.markOpRecursivelyLegal<gpu::GPUModuleOp>();
 
     RewritePatternSet patterns(context);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
@@ -135,6 +132,7 @@ public:
     cf::populateAssertToLLVMConversionPattern(converter, patterns);
     populateFuncToLLVMConversionPatterns(converter, patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    populateFloatAtomicsToLLVMPatterns(converter, patterns);
     index::populateIndexToLLVMConversionPatterns(converter, patterns);
     // Intrinsics where LLVM has them, libm calls for the rest.
     populateMathToLLVMConversionPatterns(converter, patterns,
@@ -147,7 +145,13 @@ public:
     populateGpuRuntimeToLLVMPatterns(converter, patterns);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+
+    // Kernels run from their host copies; once the launches are lowered,
+    // the kernel modules have no use left.
+    for (auto deviceModule :
+         llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>()))
+      deviceModule.erase();
   }
 };
 

@@ -50,6 +50,9 @@ const MgpuFunctionInfo kMgpuFunctions[] = {
 #define MGPU_FUNCTION(RET, NAME, PARAMS)                                       \
   {#NAME, &FunctionTypeOf<RET PARAMS>::get},
 #include "wrappers/MgpuAbi.def"
+#define MGPU_FUNCTION(RET, NAME, PARAMS)                                       \
+  {#NAME, &FunctionTypeOf<RET PARAMS>::get},
+#include "wrappers/HostKernelAbi.def"
 };
 
 const MgpuFunctionInfo &getInfo(MgpuFunction fn) {

@@ -1,7 +1,8 @@
 //===- MgpuCalls.h - Emitting calls of the mgpu runtime ABI ---------------===//
 //
 // The lowering names runtime functions only through `MgpuFunction`, an enum
-// generated from wrappers/MgpuAbi.def, and derives each function's LLVM type
+// generated from wrappers/MgpuAbi.def and wrappers/HostKernelAbi.def, and
+// derives each function's LLVM type
 // from its C prototype there: a call the wrappers do not provide, or one with
 // the wrong signature, cannot be emitted.
 //
@@ -18,6 +19,8 @@ namespace gpu_runner {
 enum class MgpuFunction {
 #define MGPU_FUNCTION(RET, NAME, PARAMS) NAME,
 #include "wrappers/MgpuAbi.def"
+#define MGPU_FUNCTION(RET, NAME, PARAMS) NAME,
+#include "wrappers/HostKernelAbi.def"
 };
 
 /// The C name of `fn`.

@@ -51,16 +51,61 @@ def GpuToLLVM : Pass<"gpu-runner-gpu-to-llvm", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
-def RejectKernels : Pass<"gpu-runner-reject-kernels", "::mlir::ModuleOp"> {
-  let summary = "Report kernel launches on a backend that cannot run them yet";
+def LowerGpuReductions : Pass<"gpu-runner-lower-gpu-reductions",
+                                "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Rewrite gpu.all_reduce and gpu.subgroup_reduce into shuffles, "
+                "barriers and workgroup memory";
   let description = [{
-    The host backend does not run kernels yet. Every `gpu.launch` and
-    `gpu.launch_func` is reported at its location, and `gpu.module`s that no
-    launch uses are dropped, so that the host pipeline never sees device code.
+    Upstream's rewrites, with a subgroup size of 32, applied inside kernel
+    modules: `gpu.all_reduce` becomes subgroup reductions combined through
+    a workgroup buffer between barriers, `gpu.subgroup_reduce` becomes an xor
+    butterfly of `gpu.shuffle`s, and `gpu.global_id` becomes
+    `block_id * block_dim + thread_id`. What is left for a backend to run is
+    barriers and shuffles.
   }];
-  let options = [
-    Option<"backend", "backend", "std::string", /*default=*/"\"host\"",
-           "The backend named in the diagnostic">,
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def HostKernels : Pass<"gpu-runner-host-kernels", "::mlir::ModuleOp"> {
+  let summary = "Compile every kernel into host functions the host backend "
+                "runs over a grid";
+  let description = [{
+    Each function of each `gpu.module` is cloned into the host module under
+    a unique name, with the GPU thread's context and ids as leading
+    arguments:
+
+    ```mlir
+    func.func @__gpu_runner_<module>_<function>(
+        %ctx: !llvm.ptr, %tx, %ty, %tz, %bx, %by, %bz, %bdx, %bdy, %bdz,
+        %gdx, %gdy, %gdz : index, <workgroup attributions>, <arguments>)
+    ```
+
+    The id ops read those arguments; `gpu.barrier` and `gpu.shuffle` call
+    the host runtime (`wrappers/HostKernelAbi.def`); `gpu.printf` calls
+    `printf`; workgroup attributions and `gpu.dynamic_shared_memory` are
+    views of the block's workgroup memory, private attributions are stack
+    memory.
+
+    For each kernel two more functions are made: a block function and an
+    entry that unpacks the launch's arguments from a struct and calls it.
+    A kernel that reaches no barrier and no shuffle gets a block function
+    that loops over the block's threads, for the optimizer to vectorize; any
+    other runs each thread on a fiber, and its block function is called once
+    per thread. The kernel is annotated with its entry
+    (`gpu_runner.host_entry`), whether it uses fibers and its static
+    workgroup memory, for the lowering of `gpu.launch_func`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
   ];
 }
 

@@ -59,6 +59,7 @@ void registerPipelinePasses() {
       "gpu-runner-host-pipeline",
       "The whole lowering gpu-runner-host runs before translation",
       [](OpPassManager &pm) { buildLoweringPipeline(pm, Backend::Host); });
+  registerGpuKernelOutliningPass();
   registerLowerAffinePass();
   registerConvertVectorToSCF();
   registerSCFToControlFlowPass();
@@ -68,8 +69,11 @@ void registerPipelinePasses() {
 }
 
 void buildLoweringPipeline(OpPassManager &pm, Backend backend) {
-  pm.addPass(createRejectKernels(
-      RejectKernelsOptions{getBackendName(backend).str()}));
+  // Kernels: outline inline launches, reduce reductions to shuffles and
+  // barriers, then compile every kernel into host functions.
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createLowerGpuReductions());
+  pm.addPass(createHostKernels());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());

@@ -1,0 +1,760 @@
+//===- HostKernels.cpp - Kernels compiled into host functions -------------===//
+//
+// See the description of gpu-runner-host-kernels in Passes.td. The kernel
+// code stays in its gpu.module, annotated, until the lowering of
+// gpu.launch_func has used the annotations; the host copies are what runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/GpuRuntimeToLLVM.h"
+#include "lowering/MgpuCalls.h"
+#include "lowering/Passes.h"
+
+#include "wrappers/HostKernelAbi.h"
+
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace gpu_runner {
+#define GEN_PASS_DEF_HOSTKERNELS
+#include "lowering/Passes.h.inc"
+} // namespace gpu_runner
+
+using namespace mlir;
+
+namespace gpu_runner {
+namespace {
+
+/// The arguments every host copy of a device function takes first.
+enum ImplicitArgument : unsigned {
+  kContextArg = 0,
+  kThreadIdArg = 1,
+  kBlockIdArg = 4,
+  kBlockDimArg = 7,
+  kGridDimArg = 10,
+  kImplicitArgCount = 13,
+};
+
+unsigned getDimension(gpu::Dimension dimension) {
+  return static_cast<unsigned>(dimension);
+}
+
+Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+Value constantI32(OpBuilder &b, Location loc, int32_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 32);
+}
+
+/// A pointer to slot `slot` of the HostKernelContext at `context`.
+Value getContextSlot(OpBuilder &b, Location loc, Value context, int32_t slot) {
+  return LLVM::GEPOp::create(b, loc, context.getType(), b.getI64Type(),
+                             context, ArrayRef<LLVM::GEPArg>{slot});
+}
+
+Value loadContextIndex(OpBuilder &b, Location loc, Value context,
+                       int32_t slot) {
+  Value value = LLVM::LoadOp::create(b, loc, b.getI64Type(),
+                                     getContextSlot(b, loc, context, slot));
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+}
+
+Value loadContextPointer(OpBuilder &b, Location loc, Value context,
+                         int32_t slot) {
+  return LLVM::LoadOp::create(b, loc, context.getType(),
+                              getContextSlot(b, loc, context, slot));
+}
+
+/// A memref of `type` (rank 1, identity layout) over the memory at
+/// `pointer`, with `size` (an i64) elements when its size is dynamic.
+Value createMemRefOverPointer(OpBuilder &b, Location loc,
+                             const LLVMTypeConverter &converter,
+                             MemRefType type, Value pointer, Value size) {
+  Type structType = converter.convertType(type);
+  FailureOr<unsigned> addressSpace = converter.getMemRefAddressSpace(type);
+  if (succeeded(addressSpace) && *addressSpace != 0)
+    pointer = LLVM::AddrSpaceCastOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), *addressSpace),
+        pointer);
+  MemRefDescriptor descriptor = MemRefDescriptor::poison(b, loc, structType);
+  descriptor.setAllocatedPtr(b, loc, pointer);
+  descriptor.setAlignedPtr(b, loc, pointer);
+  descriptor.setConstantOffset(b, loc, 0);
+  if (type.isDynamicDim(0))
+    descriptor.setSize(b, loc, 0, size);
+  else
+    descriptor.setConstantSize(b, loc, 0, type.getDimSize(0));
+  descriptor.setConstantStride(b, loc, 0, 1);
+  return UnrealizedConversionCastOp::create(b, loc, type, Value(descriptor))
+      .getResult(0);
+}
+
+/// Compiles the kernels of one gpu.module into host functions.
+class ModuleCompiler {
+public:
+  ModuleCompiler(ModuleOp hostModule, gpu::GPUModuleOp deviceModule,
+                 const LLVMTypeConverter &converter)
+      : hostModule(hostModule), deviceModule(deviceModule),
+        converter(converter), symbols(hostModule),
+        dataLayout(DataLayout::closest(hostModule)) {}
+
+  LogicalResult compile();
+
+private:
+  LogicalResult checkContents();
+  void findFunctionsThatSynchronize();
+  std::string getUniqueName(StringRef name);
+  LogicalResult copyFunction(FunctionOpInterface function);
+  LogicalResult copyGlobal(Operation *global);
+  LogicalResult lowerDeviceOps(func::FuncOp function);
+  LogicalResult lowerShuffle(OpBuilder &b, gpu::ShuffleOp op, Value context,
+                             Value lane);
+  LogicalResult lowerPrintf(OpBuilder &b, gpu::PrintfOp op);
+  LogicalResult createKernelEntry(gpu::GPUFuncOp kernel);
+
+  ModuleOp hostModule;
+  gpu::GPUModuleOp deviceModule;
+  const LLVMTypeConverter &converter;
+  SymbolTable symbols;
+  DataLayout dataLayout;
+
+  /// Device function or global name -> its host copy's name.
+  llvm::MapVector<StringAttr, StringAttr> renamed;
+  /// The host copies of device functions, by device function.
+  llvm::MapVector<Operation *, func::FuncOp> copies;
+  /// Host copy names of the functions that reach a barrier or a shuffle.
+  llvm::DenseSet<StringAttr> synchronizing;
+  /// Names given out but not yet in the host module.
+  llvm::StringSet<> reserved;
+};
+
+LogicalResult ModuleCompiler::checkContents() {
+  for (Operation &op : deviceModule.getBody()->getOperations()) {
+    if (isa<gpu::GPUFuncOp, func::FuncOp, memref::GlobalOp>(op))
+      continue;
+    if (auto function = dyn_cast<LLVM::LLVMFuncOp>(op);
+        function && function.isExternal())
+      continue;
+    return op.emitError()
+           << "'" << op.getName()
+           << "' cannot run on the host backend: a kernel module may hold "
+              "gpu.func, func.func, memref.global and external llvm.func "
+              "declarations only";
+  }
+  WalkResult result = deviceModule.walk([](Operation *op) -> WalkResult {
+    if (!isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))
+      return WalkResult::advance();
+    if (isa<gpu::GPUModuleOp, gpu::GPUFuncOp, gpu::ReturnOp, gpu::ThreadIdOp,
+            gpu::BlockIdOp,
+            gpu::BlockDimOp, gpu::GridDimOp, gpu::GlobalIdOp, gpu::LaneIdOp,
+            gpu::SubgroupIdOp, gpu::SubgroupSizeOp, gpu::NumSubgroupsOp,
+            gpu::BarrierOp, gpu::ShuffleOp, gpu::PrintfOp,
+            gpu::DynamicSharedMemoryOp>(op))
+      return WalkResult::advance();
+    op->emitError() << "'" << op->getName()
+                    << "' is not supported in kernels on the host backend";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+void ModuleCompiler::findFunctionsThatSynchronize() {
+  // A function synchronizes if it has a barrier or a shuffle, or calls one
+  // that does: iterate to a fixed point over the module's few functions.
+  llvm::DenseSet<StringAttr> found;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (auto function : deviceModule.getOps<FunctionOpInterface>()) {
+      StringAttr name = SymbolTable::getSymbolName(function);
+      if (function.isExternal() || found.contains(name))
+        continue;
+      WalkResult result = function.walk([&](Operation *op) {
+        if (isa<gpu::BarrierOp, gpu::ShuffleOp>(op))
+          return WalkResult::interrupt();
+        if (auto call = dyn_cast<CallOpInterface>(op))
+          if (auto callee =
+                  dyn_cast<SymbolRefAttr>(call.getCallableForCallee()))
+            if (found.contains(callee.getRootReference()))
+              return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (result.wasInterrupted()) {
+        found.insert(name);
+        changed = true;
+      }
+    }
+  }
+  for (StringAttr name : found)
+    synchronizing.insert(renamed.lookup(name));
+}
+
+std::string ModuleCompiler::getUniqueName(StringRef name) {
+  std::string base =
+      ("__gpu_runner_" + deviceModule.getName() + "_" + name).str();
+  std::string unique = base;
+  for (unsigned i = 1; symbols.lookup(unique) || reserved.contains(unique); ++i)
+    unique = base + "_" + std::to_string(i);
+  reserved.insert(unique);
+  return unique;
+}
+
+LogicalResult ModuleCompiler::copyGlobal(Operation *global) {
+  // Device globals become host globals: memory every block shares.
+  OpBuilder b = OpBuilder::atBlockEnd(hostModule.getBody());
+  Operation *copy = b.clone(*global);
+  SymbolTable::setSymbolName(copy,
+                             renamed.lookup(SymbolTable::getSymbolName(global)));
+  symbols.insert(copy);
+  return success();
+}
+
+LogicalResult ModuleCompiler::copyFunction(FunctionOpInterface function) {
+  Location loc = function.getLoc();
+  MLIRContext *context = function.getContext();
+  auto gpuFunction = dyn_cast<gpu::GPUFuncOp>(function.getOperation());
+  bool isKernel = gpuFunction && gpuFunction.isKernel();
+
+  // External functions are linked as they are.
+  if (function.isExternal()) {
+    StringAttr name = SymbolTable::getSymbolName(function);
+    if (Operation *existing = symbols.lookup(name)) {
+      auto existingFunction = dyn_cast<FunctionOpInterface>(existing);
+      if (existingFunction &&
+          existingFunction.getFunctionType() == function.getFunctionType())
+        return success();
+      return function.emitError()
+             << "'" << name.getValue()
+             << "' is declared differently in the host code";
+    }
+    OpBuilder b = OpBuilder::atBlockEnd(hostModule.getBody());
+    symbols.insert(b.clone(*function));
+    return success();
+  }
+
+  SmallVector<Type> workgroupTypes, privateTypes;
+  if (gpuFunction) {
+    for (BlockArgument attribution : gpuFunction.getWorkgroupAttributions())
+      workgroupTypes.push_back(attribution.getType());
+    for (BlockArgument attribution : gpuFunction.getPrivateAttributions())
+      privateTypes.push_back(attribution.getType());
+    if (!isKernel && !workgroupTypes.empty())
+      return function.emitError()
+             << "workgroup attributions are supported on kernels only";
+  }
+
+  SmallVector<Type> inputs;
+  Type index = IndexType::get(context);
+  inputs.push_back(LLVM::LLVMPointerType::get(context));
+  inputs.append(kImplicitArgCount - 1, index);
+  inputs.append(workgroupTypes);
+  ArrayRef<Type> originalInputs = function.getArgumentTypes();
+  inputs.append(originalInputs.begin(), originalInputs.end());
+  auto type =
+      FunctionType::get(context, inputs, function.getResultTypes());
+
+  OpBuilder b = OpBuilder::atBlockEnd(hostModule.getBody());
+  StringAttr name = renamed.lookup(SymbolTable::getSymbolName(function));
+  auto copy = func::FuncOp::create(b, loc, name, type);
+  copy.setPrivate();
+  symbols.insert(copy);
+  copies[function] = copy;
+
+  Block *entry = copy.addEntryBlock();
+  IRMapping mapping;
+  function.getFunctionBody().cloneInto(&copy.getBody(), mapping);
+  Block *clonedEntry = entry->getNextNode();
+
+  // The device function's entry arguments are its inputs, then (gpu.func)
+  // its workgroup and private attributions.
+  SmallVector<Value> replacements;
+  unsigned firstInput = kImplicitArgCount + workgroupTypes.size();
+  for (unsigned i = 0; i < originalInputs.size(); ++i)
+    replacements.push_back(entry->getArgument(firstInput + i));
+  for (unsigned i = 0; i < workgroupTypes.size(); ++i)
+    replacements.push_back(entry->getArgument(kImplicitArgCount + i));
+  b.setInsertionPointToStart(entry);
+  for (Type privateType : privateTypes) {
+    // Stack memory lives in address space 0 on the host; the attribution's
+    // type is reached by a cast.
+    auto memrefType = cast<MemRefType>(privateType);
+    auto stackType = MemRefType::get(memrefType.getShape(),
+                                     memrefType.getElementType(),
+                                     memrefType.getLayout());
+    Value stack = memref::AllocaOp::create(b, loc, stackType);
+    replacements.push_back(
+        memref::MemorySpaceCastOp::create(b, loc, memrefType, stack));
+  }
+  for (auto [argument, replacement] :
+       llvm::zip_equal(clonedEntry->getArguments(), replacements))
+    argument.replaceAllUsesWith(replacement);
+  entry->getOperations().splice(entry->end(), clonedEntry->getOperations());
+  clonedEntry->erase();
+
+  if (isKernel)
+    copy->setAttr("gpu_runner.kernel", UnitAttr::get(context));
+  return success();
+}
+
+LogicalResult ModuleCompiler::lowerShuffle(OpBuilder &b, gpu::ShuffleOp op,
+                                           Value context, Value lane) {
+  Location loc = op.getLoc();
+  Value offset = op.getOffset(), width = op.getWidth();
+  Value source;
+  switch (op.getMode()) {
+  case gpu::ShuffleMode::XOR:
+    source = arith::XOrIOp::create(b, loc, lane, offset);
+    break;
+  case gpu::ShuffleMode::DOWN:
+    source = arith::AddIOp::create(b, loc, lane, offset);
+    break;
+  case gpu::ShuffleMode::UP:
+    source = arith::SubIOp::create(b, loc, lane, offset);
+    break;
+  case gpu::ShuffleMode::IDX:
+    source = offset;
+    break;
+  }
+  // Valid when this lane takes part (lane < width) and its source is one
+  // of the lanes that do; otherwise the lane keeps its own value.
+  Value zero = constantI32(b, loc, 0);
+  auto lessThan = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  };
+  Value valid = arith::AndIOp::create(
+      b, loc, lessThan(lane, width),
+      arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, source,
+                                zero),
+          lessThan(source, width)));
+  Value sourceLane = arith::SelectOp::create(b, loc, valid, source, zero);
+  Value location = getConstantString(b, loc, getRuntimeLocation(op));
+
+  // Every lane calls the runtime, valid or not: the call is where the lanes
+  // meet.
+  auto shuffleScalar = [&](Value value) -> FailureOr<Value> {
+    Type type = value.getType();
+    unsigned bits = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+    Type bitsType = b.getIntegerType(bits);
+    Value asBits = value;
+    if (type.isIndex())
+      asBits = arith::IndexCastOp::create(b, loc, bitsType, value);
+    else if (type != bitsType)
+      asBits = arith::BitcastOp::create(b, loc, bitsType, value);
+    if (bits < 64)
+      asBits = arith::ExtUIOp::create(b, loc, b.getI64Type(), asBits);
+    FailureOr<LLVM::CallOp> call =
+        createMgpuCall(b, loc, MgpuFunction::mgpuHostShuffleAt,
+                       {context, asBits, sourceLane, width, location});
+    if (failed(call))
+      return failure();
+    Value result = call->getResult();
+    if (bits < 64)
+      result = arith::TruncIOp::create(b, loc, bitsType, result);
+    if (type.isIndex())
+      result = arith::IndexCastOp::create(b, loc, type, result);
+    else if (type != bitsType)
+      result = arith::BitcastOp::create(b, loc, type, result);
+    return result;
+  };
+
+  Value value = op.getValue();
+  FailureOr<Value> shuffled;
+  if (auto vectorType = dyn_cast<VectorType>(value.getType())) {
+    // One shuffle per element keeps every element type (index included)
+    // and any vector size simple.
+    Value result = value;
+    for (int64_t i = 0, e = vectorType.getNumElements(); i < e; ++i) {
+      Value element = vector::ExtractOp::create(b, loc, value, i);
+      FailureOr<Value> one = shuffleScalar(element);
+      if (failed(one))
+        return failure();
+      result = vector::InsertOp::create(b, loc, *one, result, i);
+    }
+    shuffled = result;
+  } else {
+    if (!value.getType().isIndex() &&
+        value.getType().getIntOrFloatBitWidth() > 64)
+      return op.emitError() << "shuffles of more than 64 bits are not "
+                               "supported on the host backend";
+    shuffled = shuffleScalar(value);
+  }
+  if (failed(shuffled))
+    return failure();
+  Value result = arith::SelectOp::create(b, loc, valid, *shuffled, value);
+  op.replaceAllUsesWith(ValueRange{result, valid});
+  op.erase();
+  return success();
+}
+
+LogicalResult ModuleCompiler::lowerPrintf(OpBuilder &b, gpu::PrintfOp op) {
+  Location loc = op.getLoc();
+  auto printf = LLVM::lookupOrCreateFn(
+      b, hostModule, "printf", {LLVM::LLVMPointerType::get(b.getContext())},
+      b.getI32Type(), /*isVarArg=*/true);
+  if (failed(printf))
+    return op.emitError() << "cannot declare printf";
+  SmallVector<Value> args = {getConstantString(b, loc, op.getFormat())};
+  // C's default argument promotions, as a variadic call expects them.
+  for (Value arg : op.getArgs()) {
+    Type type = arg.getType();
+    if (type.isIndex())
+      arg = arith::IndexCastOp::create(b, loc, b.getI64Type(), arg);
+    else if (auto floatType = dyn_cast<FloatType>(type);
+             floatType && floatType.getWidth() < 64)
+      arg = arith::ExtFOp::create(b, loc, b.getF64Type(), arg);
+    else if (type.isInteger(1))
+      arg = arith::ExtUIOp::create(b, loc, b.getI32Type(), arg);
+    else if (type.isInteger() && type.getIntOrFloatBitWidth() < 32)
+      arg = arith::ExtSIOp::create(b, loc, b.getI32Type(), arg);
+    args.push_back(arg);
+  }
+  LLVM::CallOp::create(b, loc, *printf, args);
+  op.erase();
+  return success();
+}
+
+LogicalResult ModuleCompiler::lowerDeviceOps(func::FuncOp function) {
+  Block &entry = function.getBody().front();
+  auto argument = [&](unsigned i) -> Value { return entry.getArgument(i); };
+  Value context = argument(kContextArg);
+
+  // lane and subgroup ids come from the linear thread id; computed once, at
+  // the top, where every thread can see it.
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  Location loc = function.getLoc();
+  Value linear = arith::AddIOp::create(
+      b, loc, argument(kThreadIdArg),
+      arith::MulIOp::create(
+          b, loc, argument(kBlockDimArg),
+          arith::AddIOp::create(
+              b, loc, argument(kThreadIdArg + 1),
+              arith::MulIOp::create(b, loc, argument(kBlockDimArg + 1),
+                                    argument(kThreadIdArg + 2)))));
+  Value subgroupSize = constantIndex(b, loc, kHostSubgroupSize);
+  Value laneIndex = arith::RemUIOp::create(b, loc, linear, subgroupSize);
+  Value lane32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), laneIndex);
+
+  SmallVector<Operation *> ops;
+  function.walk([&](Operation *op) {
+    if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) ||
+        isa<func::CallOp>(op))
+      ops.push_back(op);
+  });
+
+  for (Operation *op : ops) {
+    b.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    LogicalResult result = success();
+    TypeSwitch<Operation *>(op)
+        .Case([&](gpu::ThreadIdOp op) {
+          op.replaceAllUsesWith(
+              argument(kThreadIdArg + getDimension(op.getDimension())));
+          op.erase();
+        })
+        .Case([&](gpu::BlockIdOp op) {
+          op.replaceAllUsesWith(
+              argument(kBlockIdArg + getDimension(op.getDimension())));
+          op.erase();
+        })
+        .Case([&](gpu::BlockDimOp op) {
+          op.replaceAllUsesWith(
+              argument(kBlockDimArg + getDimension(op.getDimension())));
+          op.erase();
+        })
+        .Case([&](gpu::GridDimOp op) {
+          op.replaceAllUsesWith(
+              argument(kGridDimArg + getDimension(op.getDimension())));
+          op.erase();
+        })
+        .Case([&](gpu::GlobalIdOp op) {
+          unsigned d = getDimension(op.getDimension());
+          Value global = arith::AddIOp::create(
+              b, loc,
+              arith::MulIOp::create(b, loc, argument(kBlockIdArg + d),
+                                    argument(kBlockDimArg + d)),
+              argument(kThreadIdArg + d));
+          op.replaceAllUsesWith(global);
+          op.erase();
+        })
+        .Case([&](gpu::LaneIdOp op) {
+          op.replaceAllUsesWith(laneIndex);
+          op.erase();
+        })
+        .Case([&](gpu::SubgroupIdOp op) {
+          op.replaceAllUsesWith(
+              arith::DivUIOp::create(b, loc, linear, subgroupSize).getResult());
+          op.erase();
+        })
+        .Case([&](gpu::SubgroupSizeOp op) {
+          op.replaceAllUsesWith(subgroupSize);
+          op.erase();
+        })
+        .Case([&](gpu::NumSubgroupsOp op) {
+          Value threads = arith::MulIOp::create(
+              b, loc, argument(kBlockDimArg),
+              arith::MulIOp::create(b, loc, argument(kBlockDimArg + 1),
+                                    argument(kBlockDimArg + 2)));
+          op.replaceAllUsesWith(
+              arith::CeilDivUIOp::create(b, loc, threads, subgroupSize)
+                  .getResult());
+          op.erase();
+        })
+        .Case([&](gpu::BarrierOp op) {
+          Value location = getConstantString(b, loc, getRuntimeLocation(op));
+          result = createMgpuCall(b, loc, MgpuFunction::mgpuHostBarrierAt,
+                                  {context, location});
+          op.erase();
+        })
+        .Case([&](gpu::ShuffleOp op) {
+          result = lowerShuffle(b, op, context, lane32);
+        })
+        .Case([&](gpu::PrintfOp op) { result = lowerPrintf(b, op); })
+        .Case([&](gpu::DynamicSharedMemoryOp op) {
+          Value pointer = loadContextPointer(b, loc, context,
+                                             kContextDynamicSharedMemory);
+          Value bytes = LLVM::LoadOp::create(
+              b, loc, b.getI64Type(),
+              getContextSlot(b, loc, context, kContextDynamicSharedBytes));
+          op.replaceAllUsesWith(createMemRefOverPointer(
+              b, loc, converter, op.getType(), pointer, bytes));
+          op.erase();
+        })
+        .Case([&](gpu::ReturnOp op) {
+          func::ReturnOp::create(b, loc, op.getOperands());
+          op.erase();
+        })
+        .Case([&](func::CallOp op) {
+          // Calls of other device functions pass the implicit arguments on.
+          StringAttr callee = op.getCalleeAttr().getAttr();
+          auto target = symbols.lookup<func::FuncOp>(callee);
+          if (!target || !target->hasAttr("gpu_runner.device"))
+            return;
+          SmallVector<Value> operands(entry.getArguments().take_front(
+              kImplicitArgCount));
+          operands.append(op.getOperands().begin(), op.getOperands().end());
+          auto call = func::CallOp::create(b, loc, target, operands);
+          op.replaceAllUsesWith(call.getResults());
+          op.erase();
+        })
+        .Default([&](Operation *op) {
+          result = op->emitError() << "'" << op->getName()
+                                    << "' is not supported in kernels on "
+                                       "the host backend";
+        });
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult ModuleCompiler::createKernelEntry(gpu::GPUFuncOp kernel) {
+  MLIRContext *context = kernel.getContext();
+  Location loc = kernel.getLoc();
+  func::FuncOp thread = copies.lookup(kernel);
+  bool usesFibers = synchronizing.contains(thread.getSymNameAttr());
+  Type pointerType = LLVM::LLVMPointerType::get(context);
+  ArrayRef<Type> kernelInputs = kernel.getArgumentTypes();
+
+  // Static workgroup memory: each attribution at a 16-byte aligned offset.
+  SmallVector<int64_t> offsets;
+  int64_t staticBytes = 0;
+  for (BlockArgument attribution : kernel.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(attribution.getType());
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+      return kernel.emitError()
+             << "workgroup attribution of type " << type
+             << " is not supported: it needs a static shape and the "
+                "identity layout";
+    staticBytes = llvm::alignTo(staticBytes, kHostSharedMemoryAlignment);
+    offsets.push_back(staticBytes);
+    staticBytes += type.getNumElements() *
+                   dataLayout.getTypeSize(type.getElementType());
+  }
+
+  OpBuilder b = OpBuilder::atBlockEnd(hostModule.getBody());
+
+  // The block function: the thread function for every thread of a block
+  // (a loop), or for the fiber's thread.
+  SmallVector<Type> blockInputs = {pointerType};
+  blockInputs.append(kernelInputs.begin(), kernelInputs.end());
+  auto block = func::FuncOp::create(
+      b, loc, getUniqueName((kernel.getName() + "_block").str()),
+      FunctionType::get(context, blockInputs, {}));
+  block.setPrivate();
+  symbols.insert(block);
+  Block *blockEntry = block.addEntryBlock();
+  b.setInsertionPointToStart(blockEntry);
+  Value ctx = blockEntry->getArgument(0);
+  SmallVector<Value> ids(kImplicitArgCount - 1);
+  for (int32_t d = 0; d < 3; ++d) {
+    ids[kBlockIdArg - 1 + d] = loadContextIndex(b, loc, ctx, kContextBlockId + d);
+    ids[kBlockDimArg - 1 + d] =
+        loadContextIndex(b, loc, ctx, kContextBlockDim + d);
+    ids[kGridDimArg - 1 + d] = loadContextIndex(b, loc, ctx, kContextGridDim + d);
+  }
+  SmallVector<Value> workgroup;
+  if (!offsets.empty()) {
+    Value shared = loadContextPointer(b, loc, ctx, kContextSharedMemory);
+    llvm::DenseMap<Attribute, Value> buffers;
+    for (auto [attribution, offset] :
+         llvm::zip_equal(kernel.getWorkgroupAttributions(), offsets)) {
+      auto type = cast<MemRefType>(attribution.getType());
+      Value &buffer = buffers[type.getMemorySpace()];
+      if (!buffer)
+        buffer = createMemRefOverPointer(
+            b, loc, converter,
+            MemRefType::get({staticBytes}, b.getI8Type(), nullptr,
+                            type.getMemorySpace()),
+            shared, Value());
+      workgroup.push_back(memref::ViewOp::create(
+          b, loc, type, buffer, constantIndex(b, loc, offset), ValueRange()));
+    }
+  }
+  auto callThread = [&](OpBuilder &b, ValueRange threadIds) {
+    SmallVector<Value> operands = {ctx};
+    operands.append(threadIds.begin(), threadIds.end());
+    operands.append(ids.begin() + (kBlockIdArg - 1), ids.end());
+    operands.append(workgroup);
+    operands.append(blockEntry->getArguments().begin() + 1,
+                    blockEntry->getArguments().end());
+    func::CallOp::create(b, loc, thread, operands);
+  };
+  if (usesFibers) {
+    SmallVector<Value> threadIds;
+    for (int32_t d = 0; d < 3; ++d)
+      threadIds.push_back(
+          loadContextIndex(b, loc, ctx, kContextThreadId + d));
+    callThread(b, threadIds);
+  } else {
+    // x innermost, so that consecutive iterations touch consecutive
+    // elements and the loop vectorizes.
+    Value zero = constantIndex(b, loc, 0), one = constantIndex(b, loc, 1);
+    auto z = scf::ForOp::create(b, loc, zero, ids[kBlockDimArg + 1], one);
+    b.setInsertionPointToStart(z.getBody());
+    auto y = scf::ForOp::create(b, loc, zero, ids[kBlockDimArg], one);
+    b.setInsertionPointToStart(y.getBody());
+    auto x = scf::ForOp::create(b, loc, zero, ids[kBlockDimArg - 1], one);
+    b.setInsertionPointToStart(x.getBody());
+    callThread(b, {x.getInductionVar(), y.getInductionVar(),
+                   z.getInductionVar()});
+    b.setInsertionPointToEnd(blockEntry);
+  }
+  func::ReturnOp::create(b, loc);
+
+  // The entry: unpacks the arguments the launch packed into a struct of
+  // their LLVM types.
+  b.setInsertionPointToEnd(hostModule.getBody());
+  auto entryFunction = func::FuncOp::create(
+      b, loc, getUniqueName((kernel.getName() + "_entry").str()),
+      FunctionType::get(context, {pointerType, pointerType}, {}));
+  entryFunction.setPrivate();
+  symbols.insert(entryFunction);
+  Block *entry = entryFunction.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  SmallVector<Value> arguments = {entry->getArgument(0)};
+  if (!kernelInputs.empty()) {
+    FailureOr<Type> packedType = getPackedArgumentsType(
+        converter, kernelInputs, [&]() { return kernel.emitError(); });
+    if (failed(packedType))
+      return failure();
+    Value packed =
+        LLVM::LoadOp::create(b, loc, *packedType, entry->getArgument(1));
+    for (auto [i, type] : llvm::enumerate(kernelInputs)) {
+      Value value = LLVM::ExtractValueOp::create(b, loc, packed, i);
+      if (value.getType() != type)
+        value = UnrealizedConversionCastOp::create(b, loc, type, value)
+                    .getResult(0);
+      arguments.push_back(value);
+    }
+  }
+  func::CallOp::create(b, loc, block, arguments);
+  func::ReturnOp::create(b, loc);
+
+  kernel->setAttr(kHostEntryAttrName,
+                  FlatSymbolRefAttr::get(entryFunction.getSymNameAttr()));
+  kernel->setAttr(kHostStaticSharedBytesAttrName,
+                  b.getI64IntegerAttr(staticBytes));
+  if (usesFibers)
+    kernel->setAttr(kHostUsesFibersAttrName, UnitAttr::get(context));
+  return success();
+}
+
+LogicalResult ModuleCompiler::compile() {
+  if (failed(checkContents()))
+    return failure();
+
+  // Names first, so that copies can refer to each other.
+  for (Operation &op : deviceModule.getBody()->getOperations()) {
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (function && function.isExternal())
+      continue;
+    StringAttr name = SymbolTable::getSymbolName(&op);
+    renamed[name] = StringAttr::get(op.getContext(),
+                                    getUniqueName(name.getValue()));
+  }
+  findFunctionsThatSynchronize();
+
+  for (Operation &op : deviceModule.getBody()->getOperations()) {
+    LogicalResult copied =
+        isa<FunctionOpInterface>(op)
+            ? copyFunction(cast<FunctionOpInterface>(op))
+            : copyGlobal(&op);
+    if (failed(copied))
+      return failure();
+  }
+  for (auto [function, copy] : copies) {
+    copy->setAttr("gpu_runner.device", UnitAttr::get(copy.getContext()));
+    for (auto [from, to] : renamed)
+      if (failed(SymbolTable::replaceAllSymbolUses(from, to, copy)))
+        return copy.emitError() << "cannot rename the uses of " << from;
+  }
+  for (auto [function, copy] : copies)
+    if (failed(lowerDeviceOps(copy)))
+      return failure();
+  for (auto kernel : deviceModule.getOps<gpu::GPUFuncOp>())
+    if (kernel.isKernel() && failed(createKernelEntry(kernel)))
+      return failure();
+  for (auto [function, copy] : copies) {
+    copy->removeAttr("gpu_runner.device");
+    copy->removeAttr("gpu_runner.kernel");
+  }
+  return success();
+}
+
+class HostKernelsPass : public impl::HostKernelsBase<HostKernelsPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    LowerToLLVMOptions options(&getContext());
+    LLVMTypeConverter converter(&getContext(), options);
+    addGpuTypeConversions(converter);
+    SmallVector<gpu::GPUModuleOp> deviceModules(
+        module.getOps<gpu::GPUModuleOp>());
+    for (gpu::GPUModuleOp deviceModule : deviceModules)
+      if (failed(ModuleCompiler(module, deviceModule, converter).compile()))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace gpu_runner
