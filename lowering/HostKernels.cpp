@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowering/BarrierSplitting.h"
 #include "lowering/GpuRuntimeToLLVM.h"
 #include "lowering/MgpuCalls.h"
 #include "lowering/Passes.h"
@@ -109,9 +110,9 @@ Value createMemRefOverPointer(OpBuilder &b, Location loc,
 class ModuleCompiler {
 public:
   ModuleCompiler(ModuleOp hostModule, gpu::GPUModuleOp deviceModule,
-                 const LLVMTypeConverter &converter)
+                 const LLVMTypeConverter &converter, bool splitBarriers)
       : hostModule(hostModule), deviceModule(deviceModule),
-        converter(converter), symbols(hostModule),
+        converter(converter), splitBarriers(splitBarriers), symbols(hostModule),
         dataLayout(DataLayout::closest(hostModule)) {}
 
   LogicalResult compile();
@@ -131,6 +132,7 @@ private:
   ModuleOp hostModule;
   gpu::GPUModuleOp deviceModule;
   const LLVMTypeConverter &converter;
+  bool splitBarriers;
   SymbolTable symbols;
   DataLayout dataLayout;
 
@@ -569,7 +571,12 @@ LogicalResult ModuleCompiler::createKernelEntry(gpu::GPUFuncOp kernel) {
   MLIRContext *context = kernel.getContext();
   Location loc = kernel.getLoc();
   func::FuncOp thread = copies.lookup(kernel);
-  bool usesFibers = synchronizing.contains(thread.getSymNameAttr());
+  // Barriers every thread reaches together need no fibers: the kernel runs
+  // as loops over the threads between them (BarrierSplitting.h).
+  BarrierSplitter splitter(thread, synchronizing);
+  bool synchronizes = synchronizing.contains(thread.getSymNameAttr());
+  bool split = synchronizes && splitBarriers && splitter.canSplit();
+  bool usesFibers = synchronizes && !split;
   Type pointerType = LLVM::LLVMPointerType::get(context);
   ArrayRef<Type> kernelInputs = kernel.getArgumentTypes();
 
@@ -637,7 +644,21 @@ LogicalResult ModuleCompiler::createKernelEntry(gpu::GPUFuncOp kernel) {
                     blockEntry->getArguments().end());
     func::CallOp::create(b, loc, thread, operands);
   };
-  if (usesFibers) {
+  if (split) {
+    IRMapping map;
+    map.map(thread.getArgument(kContextArg), ctx);
+    for (unsigned i = kBlockIdArg; i < kImplicitArgCount; ++i)
+      map.map(thread.getArgument(i), ids[i - 1]);
+    for (auto [i, view] : llvm::enumerate(workgroup))
+      map.map(thread.getArgument(kImplicitArgCount + i), view);
+    unsigned firstInput = kImplicitArgCount + workgroup.size();
+    for (unsigned i = 0; i < kernelInputs.size(); ++i)
+      map.map(thread.getArgument(firstInput + i),
+              blockEntry->getArgument(1 + i));
+    splitter.emit(b, map,
+                  {ids[kBlockDimArg - 1], ids[kBlockDimArg],
+                   ids[kBlockDimArg + 1]});
+  } else if (usesFibers) {
     SmallVector<Value> threadIds;
     for (int32_t d = 0; d < 3; ++d)
       threadIds.push_back(
@@ -751,7 +772,8 @@ public:
     SmallVector<gpu::GPUModuleOp> deviceModules(
         module.getOps<gpu::GPUModuleOp>());
     for (gpu::GPUModuleOp deviceModule : deviceModules)
-      if (failed(ModuleCompiler(module, deviceModule, converter).compile()))
+      if (failed(ModuleCompiler(module, deviceModule, converter, splitBarriers)
+                     .compile()))
         return signalPassFailure();
   }
 };

@@ -93,12 +93,18 @@ def HostKernels : Pass<"gpu-runner-host-kernels", "::mlir::ModuleOp"> {
     For each kernel two more functions are made: a block function and an
     entry that unpacks the launch's arguments from a struct and calls it.
     A kernel that reaches no barrier and no shuffle gets a block function
-    that loops over the block's threads, for the optimizer to vectorize; any
-    other runs each thread on a fiber, and its block function is called once
-    per thread. The kernel is annotated with its entry
+    that loops over the block's threads, for the optimizer to vectorize. A
+    kernel whose barriers every thread reaches together is cut at them into
+    such loops (BarrierSplitting.h). Any other runs each thread on a fiber,
+    and its block function is called once per thread. The kernel is annotated with its entry
     (`gpu_runner.host_entry`), whether it uses fibers and its static
     workgroup memory, for the lowering of `gpu.launch_func`.
   }];
+  let options = [
+    Option<"splitBarriers", "split-barriers", "bool", /*default=*/"true",
+           "Run kernels whose barriers every thread reaches together as "
+           "loops over the threads between barriers, instead of on fibers">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",

@@ -68,12 +68,13 @@ void registerPipelinePasses() {
   registerReconcileUnrealizedCastsPass();
 }
 
-void buildLoweringPipeline(OpPassManager &pm, Backend backend) {
+void buildLoweringPipeline(OpPassManager &pm, Backend backend,
+                           const PipelineOptions &options) {
   // Kernels: outline inline launches, reduce reductions to shuffles and
   // barriers, then compile every kernel into host functions.
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createLowerGpuReductions());
-  pm.addPass(createHostKernels());
+  pm.addPass(createHostKernels(HostKernelsOptions{options.splitBarriers}));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());

@@ -22,9 +22,16 @@ void registerInputDialects(mlir::DialectRegistry &registry);
 /// gpu-runner-opt.
 void registerPipelinePasses();
 
+struct PipelineOptions {
+  /// Run kernels whose barriers every thread reaches together as loops
+  /// between the barriers (host backend); else all of them on fibers.
+  bool splitBarriers = true;
+};
+
 /// Adds the passes that take a program from the input dialects to the LLVM
 /// dialect on `backend`, ending with the check that nothing else is left.
-void buildLoweringPipeline(mlir::OpPassManager &pm, Backend backend);
+void buildLoweringPipeline(mlir::OpPassManager &pm, Backend backend,
+                           const PipelineOptions &options = {});
 
 } // namespace gpu_runner
 

@@ -70,6 +70,13 @@ struct RunnerOptions {
                      "LLVM dialect, then run it"),
       llvm::cl::cat(category)};
 
+  llvm::cl::opt<bool> noBarrierSplitting{
+      "no-barrier-splitting",
+      llvm::cl::desc("Run every kernel with barriers on fibers, also those "
+                     "whose barriers all threads reach together (slower; "
+                     "for comparing the two)"),
+      llvm::cl::cat(category)};
+
   /// The optimization level the last -O flag on the command line asks for.
   unsigned getOptLevel() const {
     unsigned level = 2, position = 0;

@@ -205,12 +205,13 @@ void flushProgramOutput() {
 
 /// Runs the backend's pipeline on `module`; its diagnostics are printed by
 /// the caller's handler.
-LogicalResult lowerProgram(ModuleOp module, Backend backend) {
+LogicalResult lowerProgram(ModuleOp module, Backend backend,
+                           const PipelineOptions &options) {
   MLIRContext *context = module.getContext();
   PassManager pm(context);
   std::string failedPass;
   pm.addInstrumentation(std::make_unique<FailedPassNamer>(failedPass));
-  buildLoweringPipeline(pm, backend);
+  buildLoweringPipeline(pm, backend, options);
 
   // Count the errors the pipeline reports, to catch a silent failure.
   unsigned errors = 0;
@@ -338,7 +339,9 @@ int runGpuRunnerMain(int argc, char **argv) {
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module || failed(lowerProgram(*module, getBackend())))
+  PipelineOptions pipelineOptions;
+  pipelineOptions.splitBarriers = !options.noBarrierSplitting;
+  if (!module || failed(lowerProgram(*module, getBackend(), pipelineOptions)))
     return 1;
   if (options.printIRAfterLowering) {
     module->print(llvm::errs());

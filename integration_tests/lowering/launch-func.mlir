@@ -17,7 +17,9 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @scale(%data: memref<?xf32>, %factor: f32, %n: index)
         workgroup(%tile: memref<64xf32, #gpu.address_space<workgroup>>) kernel {
-      gpu.barrier
+      // A shuffle: the threads run on fibers (flags = 1).
+      %c1 = arith.constant 1 : i32
+      %s, %valid = gpu.shuffle xor %factor, %c1, %c1 : f32
       gpu.return
     }
   }

@@ -150,6 +150,9 @@ struct KernelExecutor::Grid {
   int64_t blockCount = 0;
   /// The next block index to hand out; past blockCount once all are taken.
   std::atomic<int64_t> next{0};
+  /// Blocks handed out at a time: enough that the shared counter is not
+  /// what small blocks wait on, few enough that the threads finish together.
+  int64_t chunk = 1;
   /// Threads taking blocks from it, the launching one included.
   int participants = 0;
 };
@@ -166,7 +169,9 @@ void *KernelExecutor::workerMain(void *executor) {
 void KernelExecutor::startWorkers() {
   if (!workers.empty())
     return;
-  unsigned count = std::max(1u, std::thread::hardware_concurrency());
+  // The launching thread runs blocks too: together, one thread a core, and
+  // at least two, so that blocks run in parallel even on one core.
+  unsigned count = std::max(2u, std::thread::hardware_concurrency()) - 1;
   for (unsigned i = 0; i < count; ++i) {
     pthread_t thread;
     // Without workers the launching threads still run every block.
@@ -187,13 +192,18 @@ BlockRunner *KernelExecutor::borrowRunner() {
 
 void KernelExecutor::runBlocks(Grid &grid, BlockRunner &runner) {
   while (true) {
-    int64_t index = grid.next.fetch_add(1, std::memory_order_relaxed);
-    if (index >= grid.blockCount)
+    int64_t first =
+        grid.next.fetch_add(grid.chunk, std::memory_order_relaxed);
+    if (first >= grid.blockCount)
       return;
-    Status status = runner.run(*grid.launch, grid.args, index);
-    if (!status.ok())
-      reportFatalError(status.loc().empty() ? grid.loc : status.loc().c_str(),
-                       status.message());
+    int64_t last = std::min(first + grid.chunk, grid.blockCount);
+    for (int64_t index = first; index < last; ++index) {
+      Status status = runner.run(*grid.launch, grid.args, index);
+      if (!status.ok())
+        reportFatalError(status.loc().empty() ? grid.loc
+                                              : status.loc().c_str(),
+                         status.message());
+    }
   }
 }
 
@@ -231,6 +241,8 @@ void KernelExecutor::runGrid(const KernelLaunch &launch, void *args,
   grid.loc = loc;
   grid.blockCount = launch.blockCount();
   grid.participants = 1;
+  int64_t threads = std::max(1u, std::thread::hardware_concurrency());
+  grid.chunk = std::max<int64_t>(1, grid.blockCount / (threads * 16));
 
   std::unique_lock<std::mutex> lock(mutex);
   BlockRunner *runner = borrowRunner();

@@ -1,0 +1,75 @@
+// RUN: %gpu-runner-opt --gpu-runner-host-kernels %s | FileCheck %s
+// RUN: %gpu-runner-opt --gpu-runner-host-kernels=split-barriers=false %s | FileCheck %s --check-prefix=FIBERS
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // Barriers in the body and in a loop all threads run alike: no fibers.
+    // CHECK:       gpu.func @uniform(
+    // CHECK-NOT:     gpu_runner.uses_fibers
+    // CHECK-SAME:    {
+    // FIBERS:      gpu.func @uniform({{.*}}gpu_runner.uses_fibers
+    gpu.func @uniform(%out: memref<?xi32>, %n: index)
+        workgroup(%shared: memref<64xi32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %tid = gpu.thread_id x
+      %v = arith.index_cast %tid : index to i32
+      memref.store %v, %shared[%tid] : memref<64xi32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      scf.for %k = %c0 to %n step %c1 {
+        %w = memref.load %shared[%k] : memref<64xi32, #gpu.address_space<workgroup>>
+        gpu.barrier
+        %s = arith.addi %v, %w : i32
+        memref.store %s, %out[%tid] : memref<?xi32>
+      }
+      gpu.return
+    }
+
+    // A barrier only some threads reach: fibers, which report it.
+    // CHECK:       gpu.func @divergent({{.*}}gpu_runner.uses_fibers
+    gpu.func @divergent(%n: index) kernel {
+      %tid = gpu.thread_id x
+      %some = arith.cmpi ult, %tid, %n : index
+      scf.if %some {
+        gpu.barrier
+      }
+      gpu.return
+    }
+  }
+
+  func.func @main(%out: memref<?xi32>, %n: index) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@uniform blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
+        args(%out : memref<?xi32>, %n : index)
+    gpu.launch_func @kernels::@divergent blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
+        args(%n : index)
+    return
+  }
+}
+
+// The block function of @uniform: a buffer for %v, which every thread
+// computes before the first barrier and uses after the second; a loop over
+// the threads, then the uniform loop, run once for the block, with a loop
+// over the threads on each side of its barrier.
+// CHECK:       func.func private @__gpu_runner_kernels_uniform_block(%{{.*}}: !llvm.ptr, %[[OUT:.*]]: memref<?xi32>, %[[N:.*]]: index)
+// CHECK:         memref.alloca(%{{.*}}) : memref<?xi32>
+// CHECK:         memref.alloca(%{{.*}}) : memref<?xi32>
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for %[[X:.*]] =
+// CHECK:               %[[V:.*]] = arith.index_cast %[[X]] : index to i32
+// CHECK:               memref.store %[[V]], %{{.*}}[%[[X]]]
+// CHECK:               memref.store %[[V]], %[[BUFFER:.*]][%{{.*}}] : memref<?xi32>
+// CHECK:         scf.for %[[K:.*]] = %{{.*}} to %[[N]]
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               scf.for
+// CHECK:                 memref.load %{{.*}}[%[[K]]]
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               scf.for %[[X2:.*]] =
+// CHECK:                 %[[V2:.*]] = memref.load %[[BUFFER]][%{{.*}}] : memref<?xi32>
+// CHECK:                 arith.addi %[[V2]],
+// CHECK:                 memref.store %{{.*}}, %[[OUT]][%[[X2]]]
+// CHECK-NOT:     mgpuHostBarrierAt
+// CHECK:         return

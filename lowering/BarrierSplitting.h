@@ -1,0 +1,59 @@
+//===- BarrierSplitting.h - Kernels with barriers as loops over threads ---===//
+//
+// A kernel whose barriers every thread of a block reaches together can run
+// without fibers: its body is cut at the barriers into pieces, and each
+// piece runs as a loop over the block's threads. The block then pays a loop
+// per barrier instead of two context switches per thread per barrier, and
+// the loops vectorize.
+//
+// That is valid when the barriers are reached uniformly: directly in the
+// kernel's body, or inside scf.for, scf.while and scf.if ops whose operands
+// (bounds, conditions, loop-carried values) are the same for every thread of
+// the block. A value one piece computes per thread and a later piece uses is
+// kept in a per-thread buffer. Any other kernel with barriers keeps running
+// on fibers, which also report barriers that not every thread reaches.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_LOWERING_BARRIERSPLITTING_H
+#define GPU_RUNNER_LOWERING_BARRIERSPLITTING_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <memory>
+
+namespace gpu_runner {
+
+class BarrierSplitter {
+public:
+  /// `thread` is a kernel's thread function as gpu-runner-host-kernels makes
+  /// it: the context, the thread ids (arguments 1 to 3), then block-wide
+  /// arguments; its barriers are calls of mgpuHostBarrierAt.
+  /// `synchronizing` names the functions that reach barriers or shuffles.
+  BarrierSplitter(mlir::func::FuncOp thread,
+                  const llvm::DenseSet<mlir::StringAttr> &synchronizing);
+  ~BarrierSplitter();
+
+  /// Whether every barrier of the kernel is reached uniformly and nothing
+  /// else needs a fiber (shuffles, barriers in called functions, per-thread
+  /// values that cannot be kept in a buffer).
+  bool canSplit();
+
+  /// Emits the kernel body at `b`'s insertion point in a block function.
+  /// `blockArguments` maps every argument of the thread function but the
+  /// thread ids to its value in the block function; `blockSize` holds the
+  /// block's size in x, y and z. Call only if canSplit().
+  void emit(mlir::OpBuilder &b, const mlir::IRMapping &blockArguments,
+            mlir::ValueRange blockSize);
+
+private:
+  class Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_LOWERING_BARRIERSPLITTING_H
