@@ -1,6 +1,7 @@
 // The examples in examples/ print what their comments say.
 // RUN: %gpu-runner %S/../../examples/memcpy-round-trip.mlir | FileCheck %s --check-prefix=ROUND-TRIP
 // RUN: %gpu-runner %S/../../examples/matrix-window.mlir | FileCheck %s --check-prefix=WINDOW
+// RUN: %gpu-runner %S/../../examples/vector-add.mlir | FileCheck %s --check-prefix=VECTOR-ADD
 
 // ROUND-TRIP:      [0,  1,  2,  3,  4,  5,  6,  7]
 // ROUND-TRIP:      [0,  1,  2,  3,  -1,  -1,  -1,  -1]
@@ -12,3 +13,5 @@
 // WINDOW-NEXT:  [0,   0,   0,   0,   0,   0],
 // WINDOW-NEXT:  [0,   0,   0,   0,   0,   0]]
 // WINDOW:      [0,  0,  2,  5,  0,  0]
+
+// VECTOR-ADD: [0,  11,  22,  33,  44,  55,  66,  77,  88,  99]

@@ -1,7 +1,7 @@
 // RUN: %gpu-runner %s | FileCheck %s
 
-// gpu.all_reduce over blocks of 128 threads (4 subgroups): add and max with
-// the built-in operations, a sum through a region, and
+// gpu.all_reduce over blocks of 128 threads (4 subgroups): add and max over
+// two blocks, a sum through a region, every built-in operation; and
 // gpu.subgroup_reduce with every built-in operation.
 
 module attributes {gpu.container_module} {
@@ -33,7 +33,52 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
-    gpu.func @subgroup(%in: memref<32xi32>, %out: memref<10xi32>) kernel {
+    // Every built-in operation of gpu.all_reduce, over one block of 128.
+    gpu.func @every_op(%in: memref<256xi32>, %out: memref<13xi32>) kernel {
+      %tid = gpu.thread_id x
+      %v = memref.load %in[%tid] : memref<256xi32>
+      %c100 = arith.constant 100 : i32
+      %s = arith.subi %v, %c100 : i32
+      // 3 on even threads, 1 on odd ones: the product is 3^64 mod 2^32.
+      %c2 = arith.constant 2 : index
+      %parity = arith.remui %tid, %c2 : index
+      %c0 = arith.constant 0 : index
+      %even = arith.cmpi eq, %parity, %c0 : index
+      %three = arith.constant 3 : i32
+      %one = arith.constant 1 : i32
+      %factor = arith.select %even, %three, %one : i32
+      %half = arith.constant 0.5 : f32
+      %sf = arith.sitofp %s : i32 to f32
+      %f = arith.mulf %sf, %half : f32
+      %add = gpu.all_reduce add %s uniform {} : (i32) -> (i32)
+      %mul = gpu.all_reduce mul %factor uniform {} : (i32) -> (i32)
+      %minsi = gpu.all_reduce minsi %s uniform {} : (i32) -> (i32)
+      %minui = gpu.all_reduce minui %s uniform {} : (i32) -> (i32)
+      %maxsi = gpu.all_reduce maxsi %s uniform {} : (i32) -> (i32)
+      %maxui = gpu.all_reduce maxui %s uniform {} : (i32) -> (i32)
+      %and = gpu.all_reduce and %s uniform {} : (i32) -> (i32)
+      %or = gpu.all_reduce or %s uniform {} : (i32) -> (i32)
+      %xor = gpu.all_reduce xor %s uniform {} : (i32) -> (i32)
+      %minnumf = gpu.all_reduce minnumf %f uniform {} : (f32) -> (f32)
+      %maxnumf = gpu.all_reduce maxnumf %f uniform {} : (f32) -> (f32)
+      %minimumf = gpu.all_reduce minimumf %f uniform {} : (f32) -> (f32)
+      %maximumf = gpu.all_reduce maximumf %f uniform {} : (f32) -> (f32)
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {
+        %two = arith.constant 2.0 : f32
+        %results = vector.from_elements %add, %mul, %minsi, %minui, %maxsi, %maxui, %and, %or, %xor : vector<9xi32>
+        vector.store %results, %out[%c0] : memref<13xi32>, vector<9xi32>
+        %floats = vector.from_elements %minnumf, %maxnumf, %minimumf, %maximumf : vector<4xf32>
+        %twice = vector.broadcast %two : f32 to vector<4xf32>
+        %doubled = arith.mulf %floats, %twice : vector<4xf32>
+        %asInt = arith.fptosi %doubled : vector<4xf32> to vector<4xi32>
+        %c9 = arith.constant 9 : index
+        vector.store %asInt, %out[%c9] : memref<13xi32>, vector<4xi32>
+      }
+      gpu.return
+    }
+
+    gpu.func @subgroup(%in: memref<32xi32>, %out: memref<13xi32>) kernel {
       %lane = gpu.lane_id
       %v = memref.load %in[%lane] : memref<32xi32>
       %add = gpu.subgroup_reduce add %v : (i32) -> i32
@@ -48,6 +93,12 @@ module attributes {gpu.container_module} {
       %f = arith.sitofp %v : i32 to f32
       %fmax = gpu.subgroup_reduce maxnumf %f : (f32) -> f32
       %fmaxi = arith.fptosi %fmax : f32 to i32
+      %fmin = gpu.subgroup_reduce minnumf %f : (f32) -> f32
+      %fmini = arith.fptosi %fmin : f32 to i32
+      %fminimum = gpu.subgroup_reduce minimumf %f : (f32) -> f32
+      %fminimumi = arith.fptosi %fminimum : f32 to i32
+      %fmaximum = gpu.subgroup_reduce maximumf %f : (f32) -> f32
+      %fmaximumi = arith.fptosi %fmaximum : f32 to i32
       %c0 = arith.constant 0 : index
       %c31 = arith.constant 31 : index
       %last = arith.cmpi eq, %lane, %c31 : index
@@ -61,16 +112,22 @@ module attributes {gpu.container_module} {
         %c7 = arith.constant 7 : index
         %c8 = arith.constant 8 : index
         %c9 = arith.constant 9 : index
-        memref.store %add, %out[%c0] : memref<10xi32>
-        memref.store %mul, %out[%c1] : memref<10xi32>
-        memref.store %minsi, %out[%c2] : memref<10xi32>
-        memref.store %minui, %out[%c3] : memref<10xi32>
-        memref.store %maxsi, %out[%c4] : memref<10xi32>
-        memref.store %maxui, %out[%c5] : memref<10xi32>
-        memref.store %and, %out[%c6] : memref<10xi32>
-        memref.store %or, %out[%c7] : memref<10xi32>
-        memref.store %xor, %out[%c8] : memref<10xi32>
-        memref.store %fmaxi, %out[%c9] : memref<10xi32>
+        memref.store %add, %out[%c0] : memref<13xi32>
+        memref.store %mul, %out[%c1] : memref<13xi32>
+        memref.store %minsi, %out[%c2] : memref<13xi32>
+        memref.store %minui, %out[%c3] : memref<13xi32>
+        memref.store %maxsi, %out[%c4] : memref<13xi32>
+        memref.store %maxui, %out[%c5] : memref<13xi32>
+        memref.store %and, %out[%c6] : memref<13xi32>
+        memref.store %or, %out[%c7] : memref<13xi32>
+        memref.store %xor, %out[%c8] : memref<13xi32>
+        memref.store %fmaxi, %out[%c9] : memref<13xi32>
+        %c10 = arith.constant 10 : index
+        %c11 = arith.constant 11 : index
+        %c12 = arith.constant 12 : index
+        memref.store %fmini, %out[%c10] : memref<13xi32>
+        memref.store %fminimumi, %out[%c11] : memref<13xi32>
+        memref.store %fmaximumi, %out[%c12] : memref<13xi32>
       }
       gpu.return
     }
@@ -104,6 +161,17 @@ module attributes {gpu.container_module} {
     %u = memref.cast %ho : memref<2x3xi32> to memref<*xi32>
     call @printMemrefI32(%u) : (memref<*xi32>) -> ()
 
+    // Every operation, on in[i] - 100 (and half of it for the floats,
+    // printed doubled).
+    %all = gpu.alloc () : memref<13xi32>
+    gpu.launch_func @kernels::@every_op blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1)
+        args(%in : memref<256xi32>, %all : memref<13xi32>)
+    %hall = memref.alloc() : memref<13xi32>
+    gpu.memcpy %hall, %all : memref<13xi32>, memref<13xi32>
+    // CHECK: [3008,  2038349057,  -100,  1,  155,  -2,  0,  -1,  -256,  -100,  155,  -100,  155]
+    %uall = memref.cast %hall : memref<13xi32> to memref<*xi32>
+    call @printMemrefI32(%uall) : (memref<*xi32>) -> ()
+
     // Subgroup: the values 1, -2, 3, -4, ... alternating signs.
     %hs = memref.alloc() : memref<32xi32>
     scf.for %i = %c0 to %c32 step %c1 {
@@ -120,13 +188,13 @@ module attributes {gpu.container_module} {
     }
     %sin = gpu.alloc () : memref<32xi32>
     gpu.memcpy %sin, %hs : memref<32xi32>, memref<32xi32>
-    %sout = gpu.alloc () : memref<10xi32>
+    %sout = gpu.alloc () : memref<13xi32>
     gpu.launch_func @kernels::@subgroup blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1)
-        args(%sin : memref<32xi32>, %sout : memref<10xi32>)
-    %hso = memref.alloc() : memref<10xi32>
-    gpu.memcpy %hso, %sout : memref<10xi32>, memref<10xi32>
-    // CHECK: [-16,  -2147483648,  -32,  1,  31,  -2,  0,  -1,  0,  31]
-    %us = memref.cast %hso : memref<10xi32> to memref<*xi32>
+        args(%sin : memref<32xi32>, %sout : memref<13xi32>)
+    %hso = memref.alloc() : memref<13xi32>
+    gpu.memcpy %hso, %sout : memref<13xi32>, memref<13xi32>
+    // CHECK: [-16,  -2147483648,  -32,  1,  31,  -2,  0,  -1,  0,  31,  -32,  -32,  31]
+    %us = memref.cast %hso : memref<13xi32> to memref<*xi32>
     call @printMemrefI32(%us) : (memref<*xi32>) -> ()
     return
   }
