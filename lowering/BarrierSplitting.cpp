@@ -1,4 +1,13 @@
 //===- BarrierSplitting.cpp - Kernels with barriers as loops over threads -===//
+//
+// Two steps. The analysis finds the values that are the same for every
+// thread of a block (uniform), checks that every barrier is reached
+// uniformly, and cuts each block of ops into pieces at barriers and at the
+// ops that contain barriers ("sync ops"). The emission writes the pieces as
+// loops over the threads, runs the sync ops once for the block, and keeps
+// per-thread values that cross a cut in buffers of one element per thread.
+//
+//===----------------------------------------------------------------------===//
 
 #include "lowering/BarrierSplitting.h"
 
@@ -11,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -26,43 +36,62 @@ public:
   void emit(OpBuilder &b, IRMapping map, ValueRange blockSize);
 
 private:
+  // Analysis.
   bool isRuntimeCall(Operation *op, MgpuFunction fn) const;
   bool isBarrier(Operation *op) const {
     return isRuntimeCall(op, MgpuFunction::mgpuHostBarrierAt);
   }
   bool containsBarrier(Operation *op) const;
-  bool isUniformOp(Operation *op) const;
+  bool synchronizes(Operation *op) const;
+  bool isUniform(Value value) const { return !perThread.contains(value); }
   bool allUniform(ValueRange values) const {
-    return llvm::all_of(values, [&](Value v) { return uniform.contains(v); });
+    return llvm::all_of(values, [&](Value v) { return isUniform(v); });
   }
+  bool computesUniformly(Operation *op) const;
+  void findPerThreadValues();
+  bool markPerThread(ValueRange values);
   bool analyzeBlock(Block &block);
   bool analyzeSyncOp(Operation *op);
-  bool isSpillable(Type type) const;
+  static bool isSpillable(Type type);
 
+  // Emission.
+  Value getBuffer(Value value, Location loc);
+  template <typename Fn>
+  void emitThreadLoop(OpBuilder &b, Location loc, Fn body);
   void emitBlock(Block &block, OpBuilder &b, IRMapping &map);
   void emitSegment(ArrayRef<Operation *> segment, OpBuilder &b,
                    const IRMapping &map);
   void emitSyncOp(Operation *op, OpBuilder &b, IRMapping &map);
+  void emitStorePerThread(OpBuilder &b, Location loc, ValueRange targets,
+                          ValueRange values, const IRMapping &map);
 
   func::FuncOp thread;
   Value context;
   /// Functions that reach a barrier or a shuffle.
   const llvm::DenseSet<StringAttr> &synchronizing;
-  /// Values the same for every thread of a block.
-  llvm::DenseSet<Value> uniform;
+
+  /// Values that may differ between the threads of a block.
+  llvm::DenseSet<Value> perThread;
   /// Ops computed once for the block, outside the thread loops.
   llvm::DenseSet<Operation *> uniformOps;
-  /// Ops with regions reached by every thread that contain barriers.
+  /// Ops with regions that contain barriers, run once for the block.
   llvm::DenseSet<Operation *> syncOps;
-  /// Per-thread values used after the piece that computes them.
-  llvm::SetVector<Value> crossing;
+  /// Per-thread values kept in buffers: those used past the piece that
+  /// computes them, and the per-thread values sync ops carry or yield.
+  llvm::SetVector<Value> buffered;
 
   // Emission state.
   Value threadIds[3];
   Value blockSize[3];
   Value threadCount;
+  /// The buffer of each buffered value; a sync op's per-thread results share
+  /// the buffers of what it carries.
   llvm::DenseMap<Value, Value> buffers;
 };
+
+//===----------------------------------------------------------------------===//
+// Analysis
+//===----------------------------------------------------------------------===//
 
 bool BarrierSplitter::Impl::isRuntimeCall(Operation *op,
                                           MgpuFunction fn) const {
@@ -79,80 +108,177 @@ bool BarrierSplitter::Impl::containsBarrier(Operation *op) const {
       .wasInterrupted();
 }
 
-bool BarrierSplitter::Impl::isUniformOp(Operation *op) const {
-  if (op->getNumRegions() != 0 || !allUniform(op->getOperands()))
+/// Shuffles, and calls of functions with barriers or shuffles, need the
+/// threads to run together.
+bool BarrierSplitter::Impl::synchronizes(Operation *op) const {
+  return op
+      ->walk([&](Operation *nested) {
+        auto call = dyn_cast<func::CallOp>(nested);
+        bool synchronizingCall =
+            call && synchronizing.contains(call.getCalleeAttr().getAttr());
+        return synchronizingCall ||
+                       isRuntimeCall(nested, MgpuFunction::mgpuHostShuffleAt)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether `op`, given uniform operands, gives every thread the same
+/// results: it has no regions and no side effects, or it reads the block's
+/// part of the context (the thread ids, slots 0 to 2, differ).
+bool BarrierSplitter::Impl::computesUniformly(Operation *op) const {
+  if (op->getNumRegions() != 0)
     return false;
   if (isMemoryEffectFree(op))
     return true;
-  // The block's ids and sizes, read from the context, are the same for all
-  // its threads; the thread ids (slots 0 to 2) are not.
   if (auto load = dyn_cast<LLVM::LoadOp>(op))
     if (auto slot = load.getAddr().getDefiningOp<LLVM::GEPOp>())
-      if (slot.getBase() == context &&
-          slot.getDynamicIndices().empty() &&
+      if (slot.getBase() == context && slot.getDynamicIndices().empty() &&
           slot.getRawConstantIndices().size() == 1)
         return slot.getRawConstantIndices()[0] >= kContextBlockId;
   return false;
 }
 
-bool BarrierSplitter::Impl::isSpillable(Type type) const {
+bool BarrierSplitter::Impl::markPerThread(ValueRange values) {
+  bool changed = false;
+  for (Value value : values)
+    changed |= perThread.insert(value).second;
+  return changed;
+}
+
+void BarrierSplitter::Impl::findPerThreadValues() {
+  // Optimistic: everything is uniform but the thread ids, and whatever a
+  // per-thread value reaches becomes per-thread, until nothing changes
+  // (loop-carried values need more than one round).
+  for (int d = 1; d <= 3; ++d)
+    perThread.insert(thread.getArgument(d));
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    thread.walk([&](Operation *op) {
+      auto anyPerThread = [&](ValueRange values) {
+        return !allUniform(values);
+      };
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        bool bounds = anyPerThread({loop.getLowerBound(),
+                                    loop.getUpperBound(), loop.getStep()});
+        if (bounds)
+          changed |= markPerThread(loop.getInductionVar());
+        auto yields = loop.getBody()->getTerminator()->getOperands();
+        for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+          if (bounds || !isUniform(loop.getInitArgs()[i]) ||
+              !isUniform(yields[i]))
+            changed |= markPerThread({arg, loop.getResult(i)});
+      } else if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+        Block &before = loop.getBefore().front();
+        Block &after = loop.getAfter().front();
+        auto condition = cast<scf::ConditionOp>(before.getTerminator());
+        auto yields = after.getTerminator()->getOperands();
+        for (auto [i, arg] : llvm::enumerate(before.getArguments()))
+          if (!isUniform(loop.getInits()[i]) || !isUniform(yields[i]))
+            changed |= markPerThread(arg);
+        bool exit = !isUniform(condition.getCondition());
+        for (auto [i, arg] : llvm::enumerate(after.getArguments()))
+          if (exit || !isUniform(condition.getArgs()[i]))
+            changed |= markPerThread({arg, loop.getResult(i)});
+      } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+        bool condition = !isUniform(branch.getCondition());
+        for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+          bool yielded = !isUniform(branch.thenYield().getOperand(i)) ||
+                         !isUniform(branch.elseYield().getOperand(i));
+          if (condition || yielded)
+            changed |= markPerThread(result);
+        }
+      } else if (op->getNumRegions() != 0) {
+        // Regions this analysis does not know: nothing in them is uniform.
+        if (op != thread)
+          for (Region &region : op->getRegions())
+            for (Block &block : region)
+              changed |= markPerThread(block.getArguments());
+        if (op != thread)
+          changed |= markPerThread(op->getResults());
+      } else if (!computesUniformly(op) || anyPerThread(op->getOperands())) {
+        changed |= markPerThread(op->getResults());
+      }
+    });
+  }
+}
+
+bool BarrierSplitter::Impl::isSpillable(Type type) {
   if (auto vector = dyn_cast<VectorType>(type))
     type = vector.getElementType();
   return type.isIntOrIndexOrFloat();
 }
 
 bool BarrierSplitter::Impl::analyzeSyncOp(Operation *op) {
-  if (!allUniform(op->getOperands()))
-    return false;
   auto analyzeRegion = [&](Region &region) {
     if (!region.hasOneBlock())
       return false;
     Block &block = region.front();
-    for (BlockArgument argument : block.getArguments())
-      uniform.insert(argument);
-    return analyzeBlock(block) &&
-           allUniform(block.getTerminator()->getOperands());
+    // What the region yields per thread goes through a buffer.
+    for (Value value : block.getTerminator()->getOperands()) {
+      if (isUniform(value))
+        continue;
+      if (!isSpillable(value.getType()))
+        return false;
+      buffered.insert(value);
+    }
+    return analyzeBlock(block);
   };
+  // Per-thread values a sync op carries or returns live in buffers.
+  auto bufferPerThread = [&](ValueRange values) {
+    for (Value value : values) {
+      if (isUniform(value))
+        continue;
+      if (!isSpillable(value.getType()))
+        return false;
+      buffered.insert(value);
+    }
+    return true;
+  };
+
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
-    if (!analyzeRegion(loop.getRegion()))
+    if (!allUniform({loop.getLowerBound(), loop.getUpperBound(),
+                     loop.getStep()}))
       return false;
-  } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
-    if (!analyzeRegion(branch.getThenRegion()) ||
-        (!branch.getElseRegion().empty() &&
-         !analyzeRegion(branch.getElseRegion())))
+    for (Value init : loop.getInitArgs())
+      if (!isUniform(init) && !isSpillable(init.getType()))
+        return false;
+    return bufferPerThread(loop.getRegionIterArgs()) &&
+           bufferPerThread(loop.getResults()) &&
+           analyzeRegion(loop.getRegion());
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    if (!isUniform(branch.getCondition()))
       return false;
-  } else if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+    return bufferPerThread(branch.getResults()) &&
+           analyzeRegion(branch.getThenRegion()) &&
+           (branch.getElseRegion().empty() ||
+            analyzeRegion(branch.getElseRegion()));
+  }
+  if (auto loop = dyn_cast<scf::WhileOp>(op)) {
     // The condition is evaluated once for the block: all of it must be
-    // uniform.
+    // uniform, and so must everything the loop carries.
     Block &before = loop.getBefore().front();
-    for (BlockArgument argument : before.getArguments())
-      uniform.insert(argument);
+    if (!allUniform(loop.getInits()) || !allUniform(before.getArguments()) ||
+        !allUniform(loop.getResults()))
+      return false;
     for (Operation &nested : before.without_terminator()) {
-      if (!isUniformOp(&nested))
+      if (!computesUniformly(&nested) || !allUniform(nested.getOperands()))
         return false;
       uniformOps.insert(&nested);
-      for (Value result : nested.getResults())
-        uniform.insert(result);
     }
-    if (!allUniform(before.getTerminator()->getOperands()) ||
-        !analyzeRegion(loop.getAfter()))
-      return false;
-  } else {
-    return false;
+    return analyzeRegion(loop.getAfter());
   }
-  for (Value result : op->getResults())
-    uniform.insert(result);
-  return true;
+  return false;
 }
 
 bool BarrierSplitter::Impl::analyzeBlock(Block &block) {
-  // Which piece of the block each per-thread op belongs to: barriers and
-  // ops that contain barriers end pieces.
+  // Which piece of the block each per-thread op belongs to.
   llvm::DenseMap<Operation *, unsigned> piece;
   unsigned current = 0;
   for (Operation &op : block.without_terminator()) {
-    if (isRuntimeCall(&op, MgpuFunction::mgpuHostShuffleAt))
-      return false;
     if (isBarrier(&op)) {
       ++current;
       continue;
@@ -164,47 +290,29 @@ bool BarrierSplitter::Impl::analyzeBlock(Block &block) {
       ++current;
       continue;
     }
-    // Shuffles, and calls of functions with barriers or shuffles, need the
-    // threads to run together.
-    bool synchronizes =
-        op.walk([&](Operation *nested) {
-            auto call = dyn_cast<func::CallOp>(nested);
-            bool synchronizingCall =
-                call && synchronizing.contains(call.getCalleeAttr().getAttr());
-            return synchronizingCall ||
-                           isRuntimeCall(nested,
-                                         MgpuFunction::mgpuHostShuffleAt)
-                       ? WalkResult::interrupt()
-                       : WalkResult::advance();
-          }).wasInterrupted();
-    if (synchronizes)
+    if (synchronizes(&op))
       return false;
-    if (isUniformOp(&op)) {
+    if (computesUniformly(&op) && allUniform(op.getOperands())) {
       uniformOps.insert(&op);
-      for (Value result : op.getResults())
-        uniform.insert(result);
       continue;
     }
     piece[&op] = current;
   }
 
-  // A per-thread value used in another piece, or inside an op with
-  // barriers, is kept in a buffer.
+  // A per-thread value used in another piece, or in a sync op, is kept in a
+  // buffer; so is one the block yields (found by analyzeSyncOp).
   for (auto [op, index] : piece) {
     for (Value result : op->getResults()) {
-      for (Operation *user : result.getUsers()) {
+      bool crosses = llvm::any_of(result.getUsers(), [&](Operation *user) {
         Operation *ancestor = block.findAncestorOpInBlock(*user);
         auto userPiece = piece.find(ancestor);
-        if (userPiece != piece.end() && userPiece->second == index)
-          continue;
-        // A uniform region cannot yield a per-thread value, and only
-        // scalars and vectors fit in a buffer.
-        if (ancestor == block.getTerminator() ||
-            !isSpillable(result.getType()))
-          return false;
-        crossing.insert(result);
-        break;
-      }
+        return userPiece == piece.end() || userPiece->second != index;
+      });
+      if (!crosses || buffered.contains(result))
+        continue;
+      if (!isSpillable(result.getType()))
+        return false;
+      buffered.insert(result);
     }
   }
   return true;
@@ -214,32 +322,43 @@ bool BarrierSplitter::Impl::canSplit() {
   Region &body = thread.getBody();
   if (!body.hasOneBlock())
     return false;
-  for (BlockArgument argument : body.getArguments())
-    if (argument.getArgNumber() < 1 || argument.getArgNumber() > 3)
-      uniform.insert(argument);
+  findPerThreadValues();
   return analyzeBlock(body.front());
 }
 
-void BarrierSplitter::Impl::emitSegment(ArrayRef<Operation *> segment,
-                                        OpBuilder &b, const IRMapping &map) {
-  if (segment.empty())
-    return;
-  Location loc = segment.front()->getLoc();
+//===----------------------------------------------------------------------===//
+// Emission
+//===----------------------------------------------------------------------===//
+
+Value BarrierSplitter::Impl::getBuffer(Value value, Location loc) {
+  Value &buffer = buffers[value];
+  if (!buffer) {
+    // At the top of the block function, before any loop uses it.
+    OpBuilder b(threadCount.getContext());
+    b.setInsertionPointAfterValue(threadCount);
+    buffer = memref::AllocaOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, value.getType()),
+        ValueRange{threadCount});
+  }
+  return buffer;
+}
+
+/// Emits a loop nest over the block's threads, x innermost, and calls
+/// `body(builder, ids, linear id)` inside.
+template <typename Fn>
+void BarrierSplitter::Impl::emitThreadLoop(OpBuilder &b, Location loc,
+                                           Fn body) {
+  OpBuilder::InsertionGuard guard(b);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto z = scf::ForOp::create(b, loc, zero, blockSize[2], one);
-  OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(z.getBody());
   auto y = scf::ForOp::create(b, loc, zero, blockSize[1], one);
   b.setInsertionPointToStart(y.getBody());
   auto x = scf::ForOp::create(b, loc, zero, blockSize[0], one);
   b.setInsertionPointToStart(x.getBody());
-
-  IRMapping threadMap = map;
   Value ids[3] = {x.getInductionVar(), y.getInductionVar(),
                   z.getInductionVar()};
-  for (int d = 0; d < 3; ++d)
-    threadMap.map(threadIds[d], ids[d]);
   Value linear = arith::AddIOp::create(
       b, loc, ids[0],
       arith::MulIOp::create(
@@ -247,101 +366,174 @@ void BarrierSplitter::Impl::emitSegment(ArrayRef<Operation *> segment,
           arith::AddIOp::create(
               b, loc, ids[1],
               arith::MulIOp::create(b, loc, blockSize[1], ids[2]))));
+  body(b, ids, linear);
+}
 
-  // Per-thread values of earlier pieces come from their buffers.
-  llvm::DenseSet<Value> definedHere;
-  for (Operation *op : segment)
-    op->walk([&](Operation *nested) {
-      for (Value result : nested->getResults())
-        definedHere.insert(result);
-    });
-  for (Operation *op : segment)
-    op->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        if (buffers.count(operand) && !definedHere.contains(operand) &&
-            !threadMap.contains(operand))
-          threadMap.map(operand,
-                        memref::LoadOp::create(b, loc, buffers[operand],
-                                               ValueRange{linear}));
-    });
+void BarrierSplitter::Impl::emitSegment(ArrayRef<Operation *> segment,
+                                        OpBuilder &b, const IRMapping &map) {
+  if (segment.empty())
+    return;
+  Location loc = segment.front()->getLoc();
+  emitThreadLoop(b, loc, [&](OpBuilder &b, Value *ids, Value linear) {
+    IRMapping threadMap = map;
+    for (int d = 0; d < 3; ++d)
+      threadMap.map(threadIds[d], ids[d]);
 
-  for (Operation *op : segment)
-    b.clone(*op, threadMap);
+    // Per-thread values of earlier pieces come from their buffers.
+    llvm::DenseSet<Value> definedHere;
+    for (Operation *op : segment)
+      op->walk([&](Operation *nested) {
+        for (Value result : nested->getResults())
+          definedHere.insert(result);
+      });
+    for (Operation *op : segment)
+      op->walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (buffered.contains(operand) && !definedHere.contains(operand) &&
+              !threadMap.contains(operand))
+            threadMap.map(operand,
+                          memref::LoadOp::create(b, loc,
+                                                 getBuffer(operand, loc),
+                                                 ValueRange{linear}));
+      });
 
-  // And the values of this piece later pieces use go to theirs.
-  for (Operation *op : segment)
-    for (Value result : op->getResults()) {
-      if (!crossing.contains(result))
+    for (Operation *op : segment)
+      b.clone(*op, threadMap);
+
+    // And those later pieces use go to theirs.
+    for (Operation *op : segment)
+      for (Value result : op->getResults())
+        if (buffered.contains(result))
+          memref::StoreOp::create(b, loc, threadMap.lookup(result),
+                                  getBuffer(result, loc), ValueRange{linear});
+  });
+}
+
+/// Stores, for every thread, the value of `values[i]` (in its buffer, a
+/// thread id, or uniform) into the buffer of `targets[i]`, for the
+/// per-thread targets.
+void BarrierSplitter::Impl::emitStorePerThread(OpBuilder &b, Location loc,
+                                               ValueRange targets,
+                                               ValueRange values,
+                                               const IRMapping &map) {
+  if (allUniform(targets))
+    return;
+  emitThreadLoop(b, loc, [&](OpBuilder &b, Value *ids, Value linear) {
+    IRMapping threadMap = map;
+    for (int d = 0; d < 3; ++d)
+      threadMap.map(threadIds[d], ids[d]);
+    for (auto [target, value] : llvm::zip_equal(targets, values)) {
+      if (isUniform(target))
         continue;
-      Value &buffer = buffers[result];
-      if (!buffer) {
-        // At the top of the block function, before any loop uses it.
-        OpBuilder::InsertionGuard bufferGuard(b);
-        b.setInsertionPointAfterValue(threadCount);
-        buffer = memref::AllocaOp::create(
-            b, loc,
-            MemRefType::get({ShapedType::kDynamic}, result.getType()),
-            ValueRange{threadCount});
-      }
-      memref::StoreOp::create(b, loc, threadMap.lookup(result), buffer,
+      Value v = buffered.contains(value)
+                    ? memref::LoadOp::create(b, loc, getBuffer(value, loc),
+                                             ValueRange{linear})
+                          .getResult()
+                    : threadMap.lookupOrDefault(value);
+      memref::StoreOp::create(b, loc, v, getBuffer(target, loc),
                               ValueRange{linear});
     }
+  });
 }
 
 void BarrierSplitter::Impl::emitSyncOp(Operation *op, OpBuilder &b,
                                        IRMapping &map) {
   Location loc = op->getLoc();
-  auto mapped = [&](ValueRange values) {
-    return llvm::to_vector(llvm::map_range(
-        values, [&](Value v) { return map.lookupOrDefault(v); }));
+  // The values of `values` whose counterpart in `carried` is uniform.
+  auto uniformOnly = [&](ValueRange carried, ValueRange values) {
+    SmallVector<Value> kept;
+    for (auto [target, value] : llvm::zip_equal(carried, values))
+      if (isUniform(target))
+        kept.push_back(map.lookupOrDefault(value));
+    return kept;
   };
-  auto emitRegion = [&](Block &block, OpBuilder &nb) {
+  auto mapUniform = [&](ValueRange from, ValueRange to) {
+    auto it = to.begin();
+    for (Value value : from)
+      if (isUniform(value))
+        map.map(value, *it++);
+  };
+  // A region's body, then what it yields: uniform values through the new
+  // terminator, per-thread ones through the buffers of `targets`.
+  auto emitRegion = [&](Block &block, OpBuilder &nb, ValueRange targets) {
     emitBlock(block, nb, map);
     Operation *terminator = block.getTerminator();
-    nb.clone(*terminator, map);
+    emitStorePerThread(nb, loc, targets, terminator->getOperands(), map);
+    SmallVector<Value> kept;
+    for (auto [target, value] :
+         llvm::zip_equal(targets, terminator->getOperands()))
+      if (isUniform(target))
+        kept.push_back(map.lookupOrDefault(value));
+    if (isa<scf::YieldOp>(terminator))
+      scf::YieldOp::create(nb, loc, kept);
+    else
+      nb.clone(*terminator, map);
   };
 
-  Operation *result = nullptr;
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
-    result = scf::ForOp::create(
+    // Per-thread loop-carried values start in their buffers; the loop
+    // carries only the uniform ones, and its per-thread results are the
+    // buffers of what it carries.
+    emitStorePerThread(b, loc, loop.getRegionIterArgs(), loop.getInitArgs(),
+                       map);
+    for (auto [arg, result] :
+         llvm::zip_equal(loop.getRegionIterArgs(), loop.getResults()))
+      if (!isUniform(arg))
+        buffers[result] = getBuffer(arg, loc);
+    auto newLoop = scf::ForOp::create(
         b, loc, map.lookupOrDefault(loop.getLowerBound()),
         map.lookupOrDefault(loop.getUpperBound()),
-        map.lookupOrDefault(loop.getStep()), mapped(loop.getInitArgs()),
+        map.lookupOrDefault(loop.getStep()),
+        uniformOnly(loop.getRegionIterArgs(), loop.getInitArgs()),
         [&](OpBuilder &nb, Location, Value iv, ValueRange args) {
           map.map(loop.getInductionVar(), iv);
-          map.map(loop.getRegionIterArgs(), args);
-          emitRegion(*loop.getBody(), nb);
+          mapUniform(loop.getRegionIterArgs(), args);
+          emitRegion(*loop.getBody(), nb, loop.getRegionIterArgs());
         });
-  } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
-    auto thenBuilder = [&](OpBuilder &nb, Location) {
-      emitRegion(branch.getThenRegion().front(), nb);
-    };
-    if (branch.getElseRegion().empty())
-      result = scf::IfOp::create(b, loc,
-                                 map.lookupOrDefault(branch.getCondition()),
-                                 thenBuilder);
-    else
-      result = scf::IfOp::create(
-          b, loc, map.lookupOrDefault(branch.getCondition()), thenBuilder,
-          [&](OpBuilder &nb, Location) {
-            emitRegion(branch.getElseRegion().front(), nb);
-          });
-  } else {
-    auto loop = cast<scf::WhileOp>(op);
-    result = scf::WhileOp::create(
-        b, loc, loop.getResultTypes(), mapped(loop.getInits()),
-        [&](OpBuilder &nb, Location, ValueRange args) {
-          Block &before = loop.getBefore().front();
-          map.map(before.getArguments(), args);
-          for (Operation &nested : before)
-            nb.clone(nested, map);
-        },
-        [&](OpBuilder &nb, Location, ValueRange args) {
-          map.map(loop.getAfter().front().getArguments(), args);
-          emitRegion(loop.getAfter().front(), nb);
-        });
+    mapUniform(loop.getResults(), newLoop.getResults());
+    return;
   }
-  map.map(op->getResults(), result->getResults());
+
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    SmallVector<Type> types;
+    for (Value result : branch.getResults())
+      if (isUniform(result))
+        types.push_back(result.getType());
+    bool hasElse = !branch.getElseRegion().empty();
+    auto newBranch = scf::IfOp::create(
+        b, loc, types, map.lookupOrDefault(branch.getCondition()), hasElse);
+    // scf.if's builder may leave a terminator in each block; ours replace
+    // it.
+    auto fill = [&](Region &from, Region &to) {
+      Block &block = to.front();
+      if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
+        block.back().erase();
+      OpBuilder nb = OpBuilder::atBlockEnd(&block);
+      emitRegion(from.front(), nb, branch.getResults());
+    };
+    fill(branch.getThenRegion(), newBranch.getThenRegion());
+    if (hasElse)
+      fill(branch.getElseRegion(), newBranch.getElseRegion());
+    mapUniform(branch.getResults(), newBranch.getResults());
+    return;
+  }
+
+  auto loop = cast<scf::WhileOp>(op);
+  auto newLoop = scf::WhileOp::create(
+      b, loc, loop.getResultTypes(),
+      uniformOnly(loop.getBefore().front().getArguments(), loop.getInits()),
+      [&](OpBuilder &nb, Location, ValueRange args) {
+        Block &before = loop.getBefore().front();
+        map.map(before.getArguments(), args);
+        for (Operation &nested : before)
+          nb.clone(nested, map);
+      },
+      [&](OpBuilder &nb, Location, ValueRange args) {
+        Block &after = loop.getAfter().front();
+        map.map(after.getArguments(), args);
+        emitRegion(after, nb, loop.getBefore().front().getArguments());
+      });
+  map.map(loop.getResults(), newLoop.getResults());
 }
 
 void BarrierSplitter::Impl::emitBlock(Block &block, OpBuilder &b,

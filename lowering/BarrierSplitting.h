@@ -7,10 +7,12 @@
 // the loops vectorize.
 //
 // That is valid when the barriers are reached uniformly: directly in the
-// kernel's body, or inside scf.for, scf.while and scf.if ops whose operands
-// (bounds, conditions, loop-carried values) are the same for every thread of
-// the block. A value one piece computes per thread and a later piece uses is
-// kept in a per-thread buffer. Any other kernel with barriers keeps running
+// kernel's body, or inside scf.for and scf.if ops whose bounds and
+// conditions are the same for every thread of the block, and scf.while ops
+// whose condition and carried values are. A value one piece computes per
+// thread and a later piece uses is kept in a per-thread buffer, and so are
+// per-thread values such loops and branches carry or return (the sum of a
+// tiled matrix product, say). Any other kernel with barriers keeps running
 // on fibers, which also report barriers that not every thread reaches.
 //
 //===----------------------------------------------------------------------===//

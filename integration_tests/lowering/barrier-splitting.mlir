@@ -25,6 +25,27 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // A loop with a barrier that carries a per-thread sum: the loop runs
+    // once for the block and the sum lives in a buffer.
+    // CHECK:       gpu.func @carried(
+    // CHECK-NOT:     gpu_runner.uses_fibers
+    // CHECK-SAME:    {
+    gpu.func @carried(%out: memref<?xf32>, %n: index)
+        workgroup(%shared: memref<64xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant 0.0 : f32
+      %sum = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> f32 {
+        %v = memref.load %shared[%k] : memref<64xf32, #gpu.address_space<workgroup>>
+        gpu.barrier
+        %next = arith.addf %acc, %v : f32
+        scf.yield %next : f32
+      }
+      memref.store %sum, %out[%tid] : memref<?xf32>
+      gpu.return
+    }
+
     // A barrier only some threads reach: fibers, which report it.
     // CHECK:       gpu.func @divergent({{.*}}gpu_runner.uses_fibers
     gpu.func @divergent(%n: index) kernel {
@@ -37,8 +58,10 @@ module attributes {gpu.container_module} {
     }
   }
 
-  func.func @main(%out: memref<?xi32>, %n: index) {
+  func.func @main(%out: memref<?xi32>, %sums: memref<?xf32>, %n: index) {
     %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@carried blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
+        args(%sums : memref<?xf32>, %n : index)
     gpu.launch_func @kernels::@uniform blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
         args(%out : memref<?xi32>, %n : index)
     gpu.launch_func @kernels::@divergent blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
@@ -72,4 +95,19 @@ module attributes {gpu.container_module} {
 // CHECK:                 arith.addi %[[V2]],
 // CHECK:                 memref.store %{{.*}}, %[[OUT]][%[[X2]]]
 // CHECK-NOT:     mgpuHostBarrierAt
+// CHECK:         return
+
+// The block function of @carried: the sum's buffer starts at zero for every
+// thread, the loop over tiles carries nothing, its body's last thread loop
+// writes the sum back, and the store after the loop reads the buffer.
+// CHECK:       func.func private @__gpu_runner_kernels_carried_block(
+// CHECK:         %[[SUM:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               memref.store %{{.*}}, %[[SUM]][%{{.*}}] : memref<?xf32>
+// CHECK:         scf.for %{{[a-z0-9_]+}} = %{{[a-z0-9_]+}} to %{{[a-z0-9_]+}} step %{{[a-z0-9_]+}} {
+// CHECK:         memref.load %[[SUM]]
+// CHECK:         memref.store %{{.*}}, %[[SUM]]
+// CHECK:         memref.load %[[SUM]]
 // CHECK:         return

@@ -41,13 +41,17 @@ module attributes {gpu.container_module} {
         %acc_next = arith.addi %acc, %k32 : i32
         scf.yield %acc_next : i32
       }
-      // Block 0 doubles its ring, with a barrier inside the branch.
+      // Block 0 doubles its ring, with a barrier inside the branch, and
+      // returns each thread's value from before.
       %first_block = arith.cmpi eq, %bid, %c0 : index
-      scf.if %first_block {
+      %before = scf.if %first_block -> (i32) {
         %x = memref.load %ring[%l] : memref<32xi32, #gpu.address_space<workgroup>>
         gpu.barrier
         %doubled = arith.addi %x, %x : i32
         memref.store %doubled, %ring[%l] : memref<32xi32, #gpu.address_space<workgroup>>
+        scf.yield %x : i32
+      } else {
+        scf.yield %zero : i32
       }
       gpu.barrier
       %r = memref.load %ring[%l] : memref<32xi32, #gpu.address_space<workgroup>>
@@ -55,7 +59,8 @@ module attributes {gpu.container_module} {
       %a = arith.addi %r, %mine : i32
       %b = arith.addi %a, %from_vector : i32
       %c = arith.addi %b, %sum : i32
-      memref.store %c, %out[%bid, %l] : memref<2x32xi32>
+      %d = arith.addi %c, %before : i32
+      memref.store %d, %out[%bid, %l] : memref<2x32xi32>
       gpu.return
     }
   }
@@ -72,7 +77,7 @@ module attributes {gpu.container_module} {
         args(%out : memref<2x32xi32>)
     %h = memref.alloc() : memref<2x32xi32>
     gpu.memcpy %h, %out : memref<2x32xi32>, memref<2x32xi32>
-    // CHECK:      {{\[}}[27,   39,   51,   63,   75,   87,   99,   111,   123,   135,   147,   159,   171,   183,   195,   207,   219,   231,   243,   255,   267,   279,   291,   303,   315,   327,   339,   351,   363,   183,   195,   207],
+    // CHECK:      {{\[}}[39,   54,   69,   84,   99,   114,   129,   144,   159,   174,   189,   204,   219,   234,   249,   264,   279,   294,   309,   324,   339,   354,   369,   384,   399,   414,   429,   444,   459,   186,   201,   216],
     // CHECK-NEXT:  [315,   324,   333,   342,   351,   360,   369,   378,   387,   396,   405,   414,   423,   432,   441,   450,   459,   468,   477,   486,   495,   504,   513,   522,   531,   540,   549,   558,   567,   480,   489,   498]]
     %u = memref.cast %h : memref<2x32xi32> to memref<*xi32>
     call @printMemrefI32(%u) : (memref<*xi32>) -> ()
