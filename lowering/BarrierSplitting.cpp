@@ -161,8 +161,8 @@ void BarrierSplitter::Impl::findPerThreadValues() {
         return !allUniform(values);
       };
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
-        bool bounds = anyPerThread({loop.getLowerBound(),
-                                    loop.getUpperBound(), loop.getStep()});
+        bool bounds = anyPerThread(
+            {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()});
         if (bounds)
           changed |= markPerThread(loop.getInductionVar());
         auto yields = loop.getBody()->getTerminator()->getOperands();
@@ -239,8 +239,8 @@ bool BarrierSplitter::Impl::analyzeSyncOp(Operation *op) {
   };
 
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
-    if (!allUniform({loop.getLowerBound(), loop.getUpperBound(),
-                     loop.getStep()}))
+    if (!allUniform(
+            {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()}))
       return false;
     for (Value init : loop.getInitArgs())
       if (!isUniform(init) && !isSpillable(init.getType()))
@@ -330,6 +330,20 @@ bool BarrierSplitter::Impl::canSplit() {
 // Emission
 //===----------------------------------------------------------------------===//
 
+void createThreadLoops(OpBuilder &b, Location loc, ValueRange blockSize,
+                       function_ref<void(OpBuilder &, ValueRange)> body) {
+  OpBuilder::InsertionGuard guard(b);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto z = scf::ForOp::create(b, loc, zero, blockSize[2], one);
+  b.setInsertionPointToStart(z.getBody());
+  auto y = scf::ForOp::create(b, loc, zero, blockSize[1], one);
+  b.setInsertionPointToStart(y.getBody());
+  auto x = scf::ForOp::create(b, loc, zero, blockSize[0], one);
+  b.setInsertionPointToStart(x.getBody());
+  body(b, {x.getInductionVar(), y.getInductionVar(), z.getInductionVar()});
+}
+
 Value BarrierSplitter::Impl::getBuffer(Value value, Location loc) {
   Value &buffer = buffers[value];
   if (!buffer) {
@@ -343,30 +357,22 @@ Value BarrierSplitter::Impl::getBuffer(Value value, Location loc) {
   return buffer;
 }
 
-/// Emits a loop nest over the block's threads, x innermost, and calls
-/// `body(builder, ids, linear id)` inside.
+/// A loop nest over the block's threads that calls `body(builder, ids,
+/// linear id)`.
 template <typename Fn>
 void BarrierSplitter::Impl::emitThreadLoop(OpBuilder &b, Location loc,
                                            Fn body) {
-  OpBuilder::InsertionGuard guard(b);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto z = scf::ForOp::create(b, loc, zero, blockSize[2], one);
-  b.setInsertionPointToStart(z.getBody());
-  auto y = scf::ForOp::create(b, loc, zero, blockSize[1], one);
-  b.setInsertionPointToStart(y.getBody());
-  auto x = scf::ForOp::create(b, loc, zero, blockSize[0], one);
-  b.setInsertionPointToStart(x.getBody());
-  Value ids[3] = {x.getInductionVar(), y.getInductionVar(),
-                  z.getInductionVar()};
-  Value linear = arith::AddIOp::create(
-      b, loc, ids[0],
-      arith::MulIOp::create(
-          b, loc, blockSize[0],
-          arith::AddIOp::create(
-              b, loc, ids[1],
-              arith::MulIOp::create(b, loc, blockSize[1], ids[2]))));
-  body(b, ids, linear);
+  createThreadLoops(b, loc, blockSize, [&](OpBuilder &b, ValueRange ids) {
+    Value linear = arith::AddIOp::create(
+        b, loc, ids[0],
+        arith::MulIOp::create(
+            b, loc, blockSize[0],
+            arith::AddIOp::create(
+                b, loc, ids[1],
+                arith::MulIOp::create(b, loc, blockSize[1], ids[2]))));
+    Value threadIds[3] = {ids[0], ids[1], ids[2]};
+    body(b, threadIds, linear);
+  });
 }
 
 void BarrierSplitter::Impl::emitSegment(ArrayRef<Operation *> segment,
@@ -391,10 +397,9 @@ void BarrierSplitter::Impl::emitSegment(ArrayRef<Operation *> segment,
         for (Value operand : nested->getOperands())
           if (buffered.contains(operand) && !definedHere.contains(operand) &&
               !threadMap.contains(operand))
-            threadMap.map(operand,
-                          memref::LoadOp::create(b, loc,
-                                                 getBuffer(operand, loc),
-                                                 ValueRange{linear}));
+            threadMap.map(
+                operand, memref::LoadOp::create(b, loc, getBuffer(operand, loc),
+                                                ValueRange{linear}));
       });
 
     for (Operation *op : segment)
@@ -556,8 +561,7 @@ void BarrierSplitter::Impl::emitBlock(Block &block, OpBuilder &b,
   emitSegment(segment, b, map);
 }
 
-void BarrierSplitter::Impl::emit(OpBuilder &b, IRMapping map,
-                                 ValueRange size) {
+void BarrierSplitter::Impl::emit(OpBuilder &b, IRMapping map, ValueRange size) {
   Location loc = thread.getLoc();
   for (int d = 0; d < 3; ++d) {
     threadIds[d] = thread.getArgument(1 + d);

@@ -29,6 +29,14 @@
 
 namespace gpu_runner {
 
+/// Emits at `b`'s insertion point a loop nest over the threads of a block of
+/// `blockSize` (x, y, z), x innermost so that consecutive iterations touch
+/// consecutive elements and the loop vectorizes, and calls
+/// `body(builder, thread ids)` inside it.
+void createThreadLoops(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange blockSize,
+    llvm::function_ref<void(mlir::OpBuilder &, mlir::ValueRange)> body);
+
 class BarrierSplitter {
 public:
   /// `thread` is a kernel's thread function as gpu-runner-host-kernels makes

@@ -47,8 +47,8 @@ public:
               return operand.getDefiningOp<UnrealizedConversionCastOp>();
             }))
           op->emitError() << "a value of type " << op->getOperandTypes()
-                        << " could not be converted to "
-                        << op->getResultTypes();
+                          << " could not be converted to "
+                          << op->getResultTypes();
     if (!leftovers.empty() || !casts.empty())
       signalPassFailure();
   }

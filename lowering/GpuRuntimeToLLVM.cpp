@@ -16,8 +16,8 @@
 #include "lowering/MgpuCalls.h"
 #include "wrappers/HostKernelAbi.h"
 
-#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -44,8 +44,7 @@ protected:
                         MgpuFunction fn, SmallVector<Value> args) const {
     Location loc = op->getLoc();
     if (getMgpuFunctionName(fn).ends_with("At"))
-      args.push_back(
-          getConstantString(rewriter, loc, getRuntimeLocation(op)));
+      args.push_back(getConstantString(rewriter, loc, getRuntimeLocation(op)));
     FailureOr<LLVM::CallOp> callOp = createMgpuCall(rewriter, loc, fn, args);
     if (failed(callOp))
       return failure();
@@ -117,9 +116,9 @@ protected:
     if (type.getStridesAndOffset().second != 0) {
       Type elementType =
           this->getTypeConverter()->convertType(type.getElementType());
-      pointer = LLVM::GEPOp::create(rewriter, loc, pointer.getType(),
-                                    elementType, pointer,
-                                    memref.offset(rewriter, loc));
+      pointer =
+          LLVM::GEPOp::create(rewriter, loc, pointer.getType(), elementType,
+                              pointer, memref.offset(rewriter, loc));
     }
     return toGenericPointer(rewriter, loc, pointer);
   }
@@ -133,10 +132,10 @@ protected:
     LLVM::GEPArg index = static_cast<int32_t>(count);
     if (count != static_cast<int32_t>(count))
       index = constantI64(rewriter, loc, count);
-    Value end = LLVM::GEPOp::create(
-        rewriter, loc, this->getPtrType(),
-        this->getTypeConverter()->convertType(elementType), null,
-        ArrayRef<LLVM::GEPArg>{index});
+    Value end =
+        LLVM::GEPOp::create(rewriter, loc, this->getPtrType(),
+                            this->getTypeConverter()->convertType(elementType),
+                            null, ArrayRef<LLVM::GEPArg>{index});
     return LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), end);
   }
 
@@ -161,8 +160,7 @@ protected:
   template <typename Fn>
   LogicalResult withStackFrame(ConversionPatternRewriter &rewriter,
                                Location loc, Fn emit) const {
-    Value saved =
-        LLVM::StackSaveOp::create(rewriter, loc, this->getPtrType());
+    Value saved = LLVM::StackSaveOp::create(rewriter, loc, this->getPtrType());
     if (failed(emit()))
       return failure();
     LLVM::StackRestoreOp::create(rewriter, loc, saved);
@@ -226,9 +224,8 @@ public:
   matchAndRewrite(gpu::MemsetOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto dstType = cast<MemRefType>(op.getDst().getType());
-    std::optional<unsigned> bits =
-        getMemsetElementBits(op.getValue().getType(),
-                             getTypeConverter()->getIndexTypeBitwidth());
+    std::optional<unsigned> bits = getMemsetElementBits(
+        op.getValue().getType(), getTypeConverter()->getIndexTypeBitwidth());
     if (!bits)
       return rewriter.notifyMatchFailure(op, "unsupported element width");
     Location loc = op.getLoc();
@@ -255,8 +252,8 @@ public:
         return failure();
     } else {
       if (*bits < 64)
-        value = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI64Type(),
-                                     value);
+        value =
+            LLVM::ZExtOp::create(rewriter, loc, rewriter.getI64Type(), value);
       LogicalResult emitted = withStackFrame(rewriter, loc, [&] {
         Value rank = constantI64(rewriter, loc, dstType.getRank());
         Value dst = spillDescriptor(rewriter, loc, adaptor.getDst());
@@ -306,8 +303,8 @@ public:
     Value typed = *pointer;
     Type elementPtrType = getElementPtrType(type);
     if (typed.getType() != elementPtrType)
-      typed = LLVM::AddrSpaceCastOp::create(rewriter, loc, elementPtrType,
-                                            typed);
+      typed =
+          LLVM::AddrSpaceCastOp::create(rewriter, loc, elementPtrType, typed);
     Value descriptor = createMemRefDescriptor(loc, type, typed, typed, sizes,
                                               strides, rewriter);
     replaceWithStream(rewriter, op, {descriptor}, *stream);
@@ -361,8 +358,8 @@ public:
     for (Value stream : streams) {
       if (failed(call(rewriter, op, MgpuFunction::mgpuStreamSynchronizeAt,
                       {stream})) ||
-          failed(call(rewriter, op, MgpuFunction::mgpuStreamDestroyAt,
-                      {stream})))
+          failed(
+              call(rewriter, op, MgpuFunction::mgpuStreamDestroyAt, {stream})))
         return failure();
     }
     rewriter.eraseOp(op);
@@ -404,11 +401,10 @@ public:
   LogicalResult
   matchAndRewrite(gpu::LaunchFuncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto kernel =
-        SymbolTable::lookupNearestSymbolFrom(op, op.getKernelAttr());
-    auto entry = kernel ? kernel->getAttrOfType<FlatSymbolRefAttr>(
-                              kHostEntryAttrName)
-                        : FlatSymbolRefAttr();
+    auto kernel = SymbolTable::lookupNearestSymbolFrom(op, op.getKernelAttr());
+    auto entry =
+        kernel ? kernel->getAttrOfType<FlatSymbolRefAttr>(kHostEntryAttrName)
+               : FlatSymbolRefAttr();
     if (!entry)
       return rewriter.notifyMatchFailure(op, "kernel not compiled for host");
     Location loc = op.getLoc();
@@ -418,46 +414,46 @@ public:
     if (failed(stream))
       return failure();
 
-    LogicalResult emitted = withStackFrame(rewriter, loc, [&]() -> LogicalResult {
-      ValueRange operands = adaptor.getKernelOperands();
-      Value args = nullPointer(rewriter, loc);
-      Value argsBytes = constantI64(rewriter, loc, 0);
-      if (!operands.empty()) {
-        auto type = LLVM::LLVMStructType::getLiteral(
-            rewriter.getContext(), llvm::to_vector(operands.getTypes()));
-        Value packed = LLVM::PoisonOp::create(rewriter, loc, type);
-        for (auto [i, operand] : llvm::enumerate(operands))
-          packed = LLVM::InsertValueOp::create(rewriter, loc, packed, operand,
-                                               i);
-        args = spillDescriptor(rewriter, loc, packed);
-        argsBytes = getBytes(rewriter, loc, type, 1);
-      }
-      Value bytes = adaptor.getDynamicSharedMemorySize();
-      Value dynamicShared =
-          bytes ? LLVM::SExtOp::create(rewriter, loc, rewriter.getI64Type(),
-                                       bytes)
-                : constantI64(rewriter, loc, 0);
-      int64_t staticShared =
-          kernel->getAttrOfType<IntegerAttr>(kHostStaticSharedBytesAttrName)
-              .getInt();
-      int32_t flags =
-          kernel->hasAttr(kHostUsesFibersAttrName) ? kHostKernelUsesFibers : 0;
-      Value entryAddress = LLVM::AddressOfOp::create(
-          rewriter, loc, this->getPtrType(), entry.getValue());
-      Value name = getConstantString(
-          rewriter, loc,
-          SymbolTable::getSymbolName(kernel).getValue());
-      return call(rewriter, op, MgpuFunction::mgpuLaunchHostKernelAt,
-                  {entryAddress, adaptor.getGridSizeX(),
-                   adaptor.getGridSizeY(), adaptor.getGridSizeZ(),
-                   adaptor.getBlockSizeX(), adaptor.getBlockSizeY(),
-                   adaptor.getBlockSizeZ(), dynamicShared,
-                   constantI64(rewriter, loc, staticShared),
-                   LLVM::ConstantOp::create(rewriter, loc,
-                                            rewriter.getI32Type(),
-                                            rewriter.getI32IntegerAttr(flags)),
-                   args, argsBytes, *stream, name});
-    });
+    LogicalResult emitted =
+        withStackFrame(rewriter, loc, [&]() -> LogicalResult {
+          ValueRange operands = adaptor.getKernelOperands();
+          Value args = nullPointer(rewriter, loc);
+          Value argsBytes = constantI64(rewriter, loc, 0);
+          if (!operands.empty()) {
+            auto type = LLVM::LLVMStructType::getLiteral(
+                rewriter.getContext(), llvm::to_vector(operands.getTypes()));
+            Value packed = LLVM::PoisonOp::create(rewriter, loc, type);
+            for (auto [i, operand] : llvm::enumerate(operands))
+              packed = LLVM::InsertValueOp::create(rewriter, loc, packed,
+                                                   operand, i);
+            args = spillDescriptor(rewriter, loc, packed);
+            argsBytes = getBytes(rewriter, loc, type, 1);
+          }
+          Value bytes = adaptor.getDynamicSharedMemorySize();
+          Value dynamicShared =
+              bytes ? LLVM::SExtOp::create(rewriter, loc, rewriter.getI64Type(),
+                                           bytes)
+                    : constantI64(rewriter, loc, 0);
+          int64_t staticShared =
+              kernel->getAttrOfType<IntegerAttr>(kHostStaticSharedBytesAttrName)
+                  .getInt();
+          int32_t flags = kernel->hasAttr(kHostUsesFibersAttrName)
+                              ? kHostKernelUsesFibers
+                              : 0;
+          Value entryAddress = LLVM::AddressOfOp::create(
+              rewriter, loc, this->getPtrType(), entry.getValue());
+          Value name = getConstantString(
+              rewriter, loc, SymbolTable::getSymbolName(kernel).getValue());
+          return call(
+              rewriter, op, MgpuFunction::mgpuLaunchHostKernelAt,
+              {entryAddress, adaptor.getGridSizeX(), adaptor.getGridSizeY(),
+               adaptor.getGridSizeZ(), adaptor.getBlockSizeX(),
+               adaptor.getBlockSizeY(), adaptor.getBlockSizeZ(), dynamicShared,
+               constantI64(rewriter, loc, staticShared),
+               LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                        rewriter.getI32IntegerAttr(flags)),
+               args, argsBytes, *stream, name});
+        });
     if (failed(emitted))
       return failure();
     replaceWithStream(rewriter, op, {}, *stream);
@@ -531,15 +527,14 @@ std::optional<unsigned> getMemsetElementBits(Type type,
 
 void populateGpuRuntimeToLLVMPatterns(const LLVMTypeConverter &converter,
                                       RewritePatternSet &patterns) {
-  patterns.add<MemcpyOpLowering, MemsetOpLowering, AllocOpLowering,
-               DeallocOpLowering, WaitOpLowering,
-               HostRegistrationLowering<
-                   gpu::HostRegisterOp,
-                   MgpuFunction::mgpuMemHostRegisterMemRefAt>,
-               HostRegistrationLowering<
-                   gpu::HostUnregisterOp,
-                   MgpuFunction::mgpuMemHostUnregisterMemRefAt>,
-               SetDefaultDeviceOpLowering, LaunchFuncOpLowering>(converter);
+  patterns.add<
+      MemcpyOpLowering, MemsetOpLowering, AllocOpLowering, DeallocOpLowering,
+      WaitOpLowering,
+      HostRegistrationLowering<gpu::HostRegisterOp,
+                               MgpuFunction::mgpuMemHostRegisterMemRefAt>,
+      HostRegistrationLowering<gpu::HostUnregisterOp,
+                               MgpuFunction::mgpuMemHostUnregisterMemRefAt>,
+      SetDefaultDeviceOpLowering, LaunchFuncOpLowering>(converter);
 }
 
 } // namespace gpu_runner

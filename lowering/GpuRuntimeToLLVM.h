@@ -41,8 +41,9 @@ inline constexpr llvm::StringLiteral kHostUsesFibersAttrName =
 
 /// Adds a lowering of memref.generic_atomic_rmw on floats, which upstream's
 /// memref lowering turns into invalid IR.
-void populateFloatAtomicsToLLVMPatterns(const mlir::LLVMTypeConverter &converter,
-                                        mlir::RewritePatternSet &patterns);
+void populateFloatAtomicsToLLVMPatterns(
+    const mlir::LLVMTypeConverter &converter,
+    mlir::RewritePatternSet &patterns);
 
 /// The element width gpu.memset supports for `type` (8, 16, 32 or 64 bits),
 /// or nothing when it has another width.

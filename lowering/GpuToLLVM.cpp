@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/GpuRuntimeToLLVM.h"
-#include "mlir/IR/SymbolTable.h"
 #include "lowering/Passes.h"
+#include "mlir/IR/SymbolTable.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
@@ -57,51 +57,53 @@ std::string checkMemRefOperand(Type type, StringRef role) {
 LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
   WalkResult result =
       module.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
-    if (isa<gpu::GPUModuleOp>(op))
-      return WalkResult::skip();
-    if (!isa<gpu::GPUDialect>(op->getDialect()))
-      return WalkResult::advance();
+        if (isa<gpu::GPUModuleOp>(op))
+          return WalkResult::skip();
+        if (!isa<gpu::GPUDialect>(op->getDialect()))
+          return WalkResult::advance();
 
-    std::string reason;
-    if (auto memcpy = dyn_cast<gpu::MemcpyOp>(op)) {
-      reason = checkMemRefOperand(memcpy.getDst().getType(), "destination");
-      if (reason.empty())
-        reason = checkMemRefOperand(memcpy.getSrc().getType(), "source");
-    } else if (auto memset = dyn_cast<gpu::MemsetOp>(op)) {
-      reason = checkMemRefOperand(memset.getDst().getType(), "destination");
-      Type valueType = memset.getValue().getType();
-      if (reason.empty() && !getMemsetElementBits(valueType, indexBitwidth)) {
-        llvm::raw_string_ostream os(reason);
-        os << "elements of type '" << valueType
-           << "' are not supported; gpu.memset takes 8, 16, 32 or 64-bit "
-              "integers, floats or index";
-      }
-    } else if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
-      if (!alloc.getMemref().getType().getLayout().isIdentity() ||
-          !alloc.getSymbolOperands().empty())
-        reason = "only memrefs with the identity layout can be allocated; "
-                 "allocate one and take a view of it with memref.subview or "
-                 "memref.reinterpret_cast";
-    } else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op)) {
-      reason = checkMemRefOperand(dealloc.getMemref().getType(), "memref");
-    } else if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
-      Operation *kernel =
-          SymbolTable::lookupNearestSymbolFrom(launch, launch.getKernelAttr());
-      if (!kernel || !kernel->hasAttr(kHostEntryAttrName))
-        reason = "the kernel was not compiled for the host";
-      else if (launch.hasClusterSize())
-        reason = "thread block clusters are not supported on the host "
-                 "backend";
-    } else if (!isa<gpu::WaitOp, gpu::HostRegisterOp, gpu::HostUnregisterOp,
-                    gpu::SetDefaultDeviceOp, gpu::GPUModuleOp>(op)) {
-      reason = "this op is not supported in host code";
-    }
-    if (reason.empty())
-      return WalkResult::advance();
-    op->emitError() << "'" << op->getName() << "' cannot be lowered: "
-                    << reason;
-    return WalkResult::interrupt();
-  });
+        std::string reason;
+        if (auto memcpy = dyn_cast<gpu::MemcpyOp>(op)) {
+          reason = checkMemRefOperand(memcpy.getDst().getType(), "destination");
+          if (reason.empty())
+            reason = checkMemRefOperand(memcpy.getSrc().getType(), "source");
+        } else if (auto memset = dyn_cast<gpu::MemsetOp>(op)) {
+          reason = checkMemRefOperand(memset.getDst().getType(), "destination");
+          Type valueType = memset.getValue().getType();
+          if (reason.empty() &&
+              !getMemsetElementBits(valueType, indexBitwidth)) {
+            llvm::raw_string_ostream os(reason);
+            os << "elements of type '" << valueType
+               << "' are not supported; gpu.memset takes 8, 16, 32 or 64-bit "
+                  "integers, floats or index";
+          }
+        } else if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+          if (!alloc.getMemref().getType().getLayout().isIdentity() ||
+              !alloc.getSymbolOperands().empty())
+            reason =
+                "only memrefs with the identity layout can be allocated; "
+                "allocate one and take a view of it with memref.subview or "
+                "memref.reinterpret_cast";
+        } else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op)) {
+          reason = checkMemRefOperand(dealloc.getMemref().getType(), "memref");
+        } else if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+          Operation *kernel = SymbolTable::lookupNearestSymbolFrom(
+              launch, launch.getKernelAttr());
+          if (!kernel || !kernel->hasAttr(kHostEntryAttrName))
+            reason = "the kernel was not compiled for the host";
+          else if (launch.hasClusterSize())
+            reason = "thread block clusters are not supported on the host "
+                     "backend";
+        } else if (!isa<gpu::WaitOp, gpu::HostRegisterOp, gpu::HostUnregisterOp,
+                        gpu::SetDefaultDeviceOp, gpu::GPUModuleOp>(op)) {
+          reason = "this op is not supported in host code";
+        }
+        if (reason.empty())
+          return WalkResult::advance();
+        op->emitError() << "'" << op->getName()
+                        << "' cannot be lowered: " << reason;
+        return WalkResult::interrupt();
+      });
   return failure(result.wasInterrupted());
 }
 

@@ -65,8 +65,8 @@ Value constantI32(OpBuilder &b, Location loc, int32_t value) {
 
 /// A pointer to slot `slot` of the HostKernelContext at `context`.
 Value getContextSlot(OpBuilder &b, Location loc, Value context, int32_t slot) {
-  return LLVM::GEPOp::create(b, loc, context.getType(), b.getI64Type(),
-                             context, ArrayRef<LLVM::GEPArg>{slot});
+  return LLVM::GEPOp::create(b, loc, context.getType(), b.getI64Type(), context,
+                             ArrayRef<LLVM::GEPArg>{slot});
 }
 
 Value loadContextIndex(OpBuilder &b, Location loc, Value context,
@@ -85,8 +85,8 @@ Value loadContextPointer(OpBuilder &b, Location loc, Value context,
 /// A memref of `type` (rank 1, identity layout) over the memory at
 /// `pointer`, with `size` (an i64) elements when its size is dynamic.
 Value createMemRefOverPointer(OpBuilder &b, Location loc,
-                             const LLVMTypeConverter &converter,
-                             MemRefType type, Value pointer, Value size) {
+                              const LLVMTypeConverter &converter,
+                              MemRefType type, Value pointer, Value size) {
   Type structType = converter.convertType(type);
   FailureOr<unsigned> addressSpace = converter.getMemRefAddressSpace(type);
   if (succeeded(addressSpace) && *addressSpace != 0)
@@ -163,10 +163,9 @@ LogicalResult ModuleCompiler::checkContents() {
     if (!isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))
       return WalkResult::advance();
     if (isa<gpu::GPUModuleOp, gpu::GPUFuncOp, gpu::ReturnOp, gpu::ThreadIdOp,
-            gpu::BlockIdOp,
-            gpu::BlockDimOp, gpu::GridDimOp, gpu::GlobalIdOp, gpu::LaneIdOp,
-            gpu::SubgroupIdOp, gpu::SubgroupSizeOp, gpu::NumSubgroupsOp,
-            gpu::BarrierOp, gpu::ShuffleOp, gpu::PrintfOp,
+            gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp, gpu::GlobalIdOp,
+            gpu::LaneIdOp, gpu::SubgroupIdOp, gpu::SubgroupSizeOp,
+            gpu::NumSubgroupsOp, gpu::BarrierOp, gpu::ShuffleOp, gpu::PrintfOp,
             gpu::DynamicSharedMemoryOp>(op))
       return WalkResult::advance();
     op->emitError() << "'" << op->getName()
@@ -221,8 +220,8 @@ LogicalResult ModuleCompiler::copyGlobal(Operation *global) {
   // Device globals become host globals: memory every block shares.
   OpBuilder b = OpBuilder::atBlockEnd(hostModule.getBody());
   Operation *copy = b.clone(*global);
-  SymbolTable::setSymbolName(copy,
-                             renamed.lookup(SymbolTable::getSymbolName(global)));
+  SymbolTable::setSymbolName(
+      copy, renamed.lookup(SymbolTable::getSymbolName(global)));
   symbols.insert(copy);
   return success();
 }
@@ -268,8 +267,7 @@ LogicalResult ModuleCompiler::copyFunction(FunctionOpInterface function) {
   inputs.append(workgroupTypes);
   ArrayRef<Type> originalInputs = function.getArgumentTypes();
   inputs.append(originalInputs.begin(), originalInputs.end());
-  auto type =
-      FunctionType::get(context, inputs, function.getResultTypes());
+  auto type = FunctionType::get(context, inputs, function.getResultTypes());
 
   OpBuilder b = OpBuilder::atBlockEnd(hostModule.getBody());
   StringAttr name = renamed.lookup(SymbolTable::getSymbolName(function));
@@ -296,9 +294,9 @@ LogicalResult ModuleCompiler::copyFunction(FunctionOpInterface function) {
     // Stack memory lives in address space 0 on the host; the attribution's
     // type is reached by a cast.
     auto memrefType = cast<MemRefType>(privateType);
-    auto stackType = MemRefType::get(memrefType.getShape(),
-                                     memrefType.getElementType(),
-                                     memrefType.getLayout());
+    auto stackType =
+        MemRefType::get(memrefType.getShape(), memrefType.getElementType(),
+                        memrefType.getLayout());
     Value stack = memref::AllocaOp::create(b, loc, stackType);
     replacements.push_back(
         memref::MemorySpaceCastOp::create(b, loc, memrefType, stack));
@@ -341,11 +339,11 @@ LogicalResult ModuleCompiler::lowerShuffle(OpBuilder &b, gpu::ShuffleOp op,
   };
   Value valid = arith::AndIOp::create(
       b, loc, lessThan(lane, width),
-      arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, source,
-                                zero),
-          lessThan(source, width)));
+      arith::AndIOp::create(b, loc,
+                            arith::CmpIOp::create(b, loc,
+                                                  arith::CmpIPredicate::sge,
+                                                  source, zero),
+                            lessThan(source, width)));
   Value sourceLane = arith::SelectOp::create(b, loc, valid, source, zero);
   Value location = getConstantString(b, loc, getRuntimeLocation(op));
 
@@ -530,8 +528,8 @@ LogicalResult ModuleCompiler::lowerDeviceOps(func::FuncOp function) {
         })
         .Case([&](gpu::PrintfOp op) { result = lowerPrintf(b, op); })
         .Case([&](gpu::DynamicSharedMemoryOp op) {
-          Value pointer = loadContextPointer(b, loc, context,
-                                             kContextDynamicSharedMemory);
+          Value pointer =
+              loadContextPointer(b, loc, context, kContextDynamicSharedMemory);
           Value bytes = LLVM::LoadOp::create(
               b, loc, b.getI64Type(),
               getContextSlot(b, loc, context, kContextDynamicSharedBytes));
@@ -549,8 +547,8 @@ LogicalResult ModuleCompiler::lowerDeviceOps(func::FuncOp function) {
           auto target = symbols.lookup<func::FuncOp>(callee);
           if (!target || !target->hasAttr("gpu_runner.device"))
             return;
-          SmallVector<Value> operands(entry.getArguments().take_front(
-              kImplicitArgCount));
+          SmallVector<Value> operands(
+              entry.getArguments().take_front(kImplicitArgCount));
           operands.append(op.getOperands().begin(), op.getOperands().end());
           auto call = func::CallOp::create(b, loc, target, operands);
           op.replaceAllUsesWith(call.getResults());
@@ -558,8 +556,8 @@ LogicalResult ModuleCompiler::lowerDeviceOps(func::FuncOp function) {
         })
         .Default([&](Operation *op) {
           result = op->emitError() << "'" << op->getName()
-                                    << "' is not supported in kernels on "
-                                       "the host backend";
+                                   << "' is not supported in kernels on "
+                                      "the host backend";
         });
     if (failed(result))
       return failure();
@@ -592,14 +590,15 @@ LogicalResult ModuleCompiler::createKernelEntry(gpu::GPUFuncOp kernel) {
                 "identity layout";
     staticBytes = llvm::alignTo(staticBytes, kHostSharedMemoryAlignment);
     offsets.push_back(staticBytes);
-    staticBytes += type.getNumElements() *
-                   dataLayout.getTypeSize(type.getElementType());
+    staticBytes +=
+        type.getNumElements() * dataLayout.getTypeSize(type.getElementType());
   }
 
   OpBuilder b = OpBuilder::atBlockEnd(hostModule.getBody());
 
   // The block function: the thread function for every thread of a block
-  // (a loop), or for the fiber's thread.
+  // (a loop), the kernel cut at its barriers into such loops, or the thread
+  // function for the fiber's thread.
   SmallVector<Type> blockInputs = {pointerType};
   blockInputs.append(kernelInputs.begin(), kernelInputs.end());
   auto block = func::FuncOp::create(
@@ -612,10 +611,12 @@ LogicalResult ModuleCompiler::createKernelEntry(gpu::GPUFuncOp kernel) {
   Value ctx = blockEntry->getArgument(0);
   SmallVector<Value> ids(kImplicitArgCount - 1);
   for (int32_t d = 0; d < 3; ++d) {
-    ids[kBlockIdArg - 1 + d] = loadContextIndex(b, loc, ctx, kContextBlockId + d);
+    ids[kBlockIdArg - 1 + d] =
+        loadContextIndex(b, loc, ctx, kContextBlockId + d);
     ids[kBlockDimArg - 1 + d] =
         loadContextIndex(b, loc, ctx, kContextBlockDim + d);
-    ids[kGridDimArg - 1 + d] = loadContextIndex(b, loc, ctx, kContextGridDim + d);
+    ids[kGridDimArg - 1 + d] =
+        loadContextIndex(b, loc, ctx, kContextGridDim + d);
   }
   SmallVector<Value> workgroup;
   if (!offsets.empty()) {
@@ -626,11 +627,11 @@ LogicalResult ModuleCompiler::createKernelEntry(gpu::GPUFuncOp kernel) {
       auto type = cast<MemRefType>(attribution.getType());
       Value &buffer = buffers[type.getMemorySpace()];
       if (!buffer)
-        buffer = createMemRefOverPointer(
-            b, loc, converter,
-            MemRefType::get({staticBytes}, b.getI8Type(), nullptr,
-                            type.getMemorySpace()),
-            shared, Value());
+        buffer = createMemRefOverPointer(b, loc, converter,
+                                         MemRefType::get({staticBytes},
+                                                         b.getI8Type(), nullptr,
+                                                         type.getMemorySpace()),
+                                         shared, Value());
       workgroup.push_back(memref::ViewOp::create(
           b, loc, type, buffer, constantIndex(b, loc, offset), ValueRange()));
     }
@@ -655,28 +656,19 @@ LogicalResult ModuleCompiler::createKernelEntry(gpu::GPUFuncOp kernel) {
     for (unsigned i = 0; i < kernelInputs.size(); ++i)
       map.map(thread.getArgument(firstInput + i),
               blockEntry->getArgument(1 + i));
-    splitter.emit(b, map,
-                  {ids[kBlockDimArg - 1], ids[kBlockDimArg],
-                   ids[kBlockDimArg + 1]});
+    splitter.emit(
+        b, map,
+        {ids[kBlockDimArg - 1], ids[kBlockDimArg], ids[kBlockDimArg + 1]});
   } else if (usesFibers) {
     SmallVector<Value> threadIds;
     for (int32_t d = 0; d < 3; ++d)
-      threadIds.push_back(
-          loadContextIndex(b, loc, ctx, kContextThreadId + d));
+      threadIds.push_back(loadContextIndex(b, loc, ctx, kContextThreadId + d));
     callThread(b, threadIds);
   } else {
-    // x innermost, so that consecutive iterations touch consecutive
-    // elements and the loop vectorizes.
-    Value zero = constantIndex(b, loc, 0), one = constantIndex(b, loc, 1);
-    auto z = scf::ForOp::create(b, loc, zero, ids[kBlockDimArg + 1], one);
-    b.setInsertionPointToStart(z.getBody());
-    auto y = scf::ForOp::create(b, loc, zero, ids[kBlockDimArg], one);
-    b.setInsertionPointToStart(y.getBody());
-    auto x = scf::ForOp::create(b, loc, zero, ids[kBlockDimArg - 1], one);
-    b.setInsertionPointToStart(x.getBody());
-    callThread(b, {x.getInductionVar(), y.getInductionVar(),
-                   z.getInductionVar()});
-    b.setInsertionPointToEnd(blockEntry);
+    createThreadLoops(
+        b, loc,
+        {ids[kBlockDimArg - 1], ids[kBlockDimArg], ids[kBlockDimArg + 1]},
+        callThread);
   }
   func::ReturnOp::create(b, loc);
 
@@ -728,16 +720,15 @@ LogicalResult ModuleCompiler::compile() {
     if (function && function.isExternal())
       continue;
     StringAttr name = SymbolTable::getSymbolName(&op);
-    renamed[name] = StringAttr::get(op.getContext(),
-                                    getUniqueName(name.getValue()));
+    renamed[name] =
+        StringAttr::get(op.getContext(), getUniqueName(name.getValue()));
   }
   findFunctionsThatSynchronize();
 
   for (Operation &op : deviceModule.getBody()->getOperations()) {
-    LogicalResult copied =
-        isa<FunctionOpInterface>(op)
-            ? copyFunction(cast<FunctionOpInterface>(op))
-            : copyGlobal(&op);
+    LogicalResult copied = isa<FunctionOpInterface>(op)
+                               ? copyFunction(cast<FunctionOpInterface>(op))
+                               : copyGlobal(&op);
     if (failed(copied))
       return failure();
   }

@@ -32,8 +32,8 @@ public:
     // Shuffles of up to 64 bits are native to the host runtime.
     populateGpuBreakDownSubgroupReducePatterns(patterns,
                                                /*maxShuffleBitwidth=*/64);
-    populateGpuLowerSubgroupReduceToShufflePatterns(
-        patterns, kHostSubgroupSize, /*shuffleBitwidth=*/64);
+    populateGpuLowerSubgroupReduceToShufflePatterns(patterns, kHostSubgroupSize,
+                                                    /*shuffleBitwidth=*/64);
     populateGpuLowerClusteredSubgroupReduceToShufflePatterns(
         patterns, kHostSubgroupSize, /*shuffleBitwidth=*/64);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -16,8 +16,7 @@ namespace gpu_runner {
 namespace {
 
 /// The LLVM type that carries a C type of the ABI.
-template <typename T>
-Type getLLVMType(MLIRContext *context) {
+template <typename T> Type getLLVMType(MLIRContext *context) {
   if constexpr (std::is_void_v<T>)
     return LLVM::LLVMVoidType::get(context);
   else if constexpr (std::is_pointer_v<T>)
@@ -31,8 +30,7 @@ Type getLLVMType(MLIRContext *context) {
   }
 }
 
-template <typename Signature>
-struct FunctionTypeOf;
+template <typename Signature> struct FunctionTypeOf;
 template <typename Result, typename... Params>
 struct FunctionTypeOf<Result(Params...)> {
   static LLVM::LLVMFunctionType get(MLIRContext *context) {
@@ -79,8 +77,7 @@ FailureOr<LLVM::CallOp> createMgpuCall(OpBuilder &builder, Location loc,
                                        MgpuFunction fn, ValueRange args) {
   ModuleOp module = getEnclosingModule(builder);
   StringRef name = getMgpuFunctionName(fn);
-  LLVM::LLVMFunctionType type =
-      getMgpuFunctionType(builder.getContext(), fn);
+  LLVM::LLVMFunctionType type = getMgpuFunctionType(builder.getContext(), fn);
 
   auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
   if (!function) {

@@ -44,11 +44,10 @@ StringRef getBackendName(Backend backend) {
 
 void registerInputDialects(DialectRegistry &registry) {
   registry.insert<affine::AffineDialect, arith::ArithDialect,
-                  cf::ControlFlowDialect, complex::ComplexDialect,
-                  DLTIDialect, func::FuncDialect, gpu::GPUDialect,
-                  index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, scf::SCFDialect, ub::UBDialect,
-                  vector::VectorDialect>();
+                  cf::ControlFlowDialect, complex::ComplexDialect, DLTIDialect,
+                  func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
+                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  scf::SCFDialect, ub::UBDialect, vector::VectorDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
 }

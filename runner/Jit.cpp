@@ -8,8 +8,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/IRTransformLayer.h"
-#include "llvm/ExecutionEngine/Orc/ObjectTransformLayer.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/ObjectTransformLayer.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -55,8 +55,8 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
     runtime[mangle(symbol.name)] = {ExecutorAddr::fromPtr(symbol.address),
                                     JITSymbolFlags::Exported |
                                         JITSymbolFlags::Callable};
-  if (Error error = jit->getMainJITDylib().define(
-          absoluteSymbols(std::move(runtime))))
+  if (Error error =
+          jit->getMainJITDylib().define(absoluteSymbols(std::move(runtime))))
     return std::move(error);
   for (const std::string &path : options.sharedLibs)
     if (Error error = jit->loadSharedLibrary(path))
@@ -70,9 +70,9 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
   unsigned optLevel = options.optLevel;
   TargetMachine *machine = jit->targetMachine.get();
   jit->lljit->getIRTransformLayer().setTransform(
-      [optLevel, machine](ThreadSafeModule module,
-                          const MaterializationResponsibility &)
-          -> Expected<ThreadSafeModule> {
+      [optLevel, machine](
+          ThreadSafeModule module,
+          const MaterializationResponsibility &) -> Expected<ThreadSafeModule> {
         auto optimize = mlir::makeOptimizingTransformer(optLevel, 0, machine);
         Error error = module.withModuleDo(
             [&](Module &m) -> Error { return optimize(&m); });
@@ -130,20 +130,20 @@ Error Jit::loadSharedLibrary(const std::string &path) {
     for (auto &entry : exported)
       symbols[mangle(entry.getKey())] = {ExecutorAddr::fromPtr(entry.second),
                                          JITSymbolFlags::Exported};
-    if (Error error = getMainJITDylib().define(absoluteSymbols(std::move(symbols))))
+    if (Error error =
+            getMainJITDylib().define(absoluteSymbols(std::move(symbols))))
       return error;
     if (destroy)
       libraryDestructors.push_back(destroy);
     return Error::success();
   }
-  getMainJITDylib().addGenerator(std::make_unique<DynamicLibrarySearchGenerator>(
-      library, lljit->getDataLayout().getGlobalPrefix()));
+  getMainJITDylib().addGenerator(
+      std::make_unique<DynamicLibrarySearchGenerator>(
+          library, lljit->getDataLayout().getGlobalPrefix()));
   return Error::success();
 }
 
-const DataLayout &Jit::getDataLayout() const {
-  return lljit->getDataLayout();
-}
+const DataLayout &Jit::getDataLayout() const { return lljit->getDataLayout(); }
 
 const Triple &Jit::getTargetTriple() const { return lljit->getTargetTriple(); }
 

@@ -19,15 +19,15 @@ struct RunnerOptions {
   llvm::cl::OptionCategory category{"gpu-runner options"};
 
   llvm::cl::opt<std::string> inputFilename{
-      llvm::cl::Positional, llvm::cl::desc("<input .mlir file, or - for stdin>"),
-      llvm::cl::init("-"), llvm::cl::cat(category)};
+      llvm::cl::Positional,
+      llvm::cl::desc("<input .mlir file, or - for stdin>"), llvm::cl::init("-"),
+      llvm::cl::cat(category)};
 
   llvm::cl::opt<std::string> entryPoint{
       "e", llvm::cl::desc("The function to run (default: main)"),
       llvm::cl::value_desc("name"), llvm::cl::init("main"),
       llvm::cl::cat(category)};
-  llvm::cl::alias entryPointLong{"entry-point",
-                                 llvm::cl::desc("Alias for -e"),
+  llvm::cl::alias entryPointLong{"entry-point", llvm::cl::desc("Alias for -e"),
                                  llvm::cl::aliasopt(entryPoint),
                                  llvm::cl::cat(category)};
 
@@ -45,7 +45,8 @@ struct RunnerOptions {
       llvm::cl::value_desc("path,..."), llvm::cl::CommaSeparated,
       llvm::cl::cat(category)};
 
-  llvm::cl::opt<bool> optO0{"O0", llvm::cl::desc("Compile without optimization"),
+  llvm::cl::opt<bool> optO0{"O0",
+                            llvm::cl::desc("Compile without optimization"),
                             llvm::cl::cat(category)};
   llvm::cl::opt<bool> optO1{"O1", llvm::cl::desc("Optimization level 1"),
                             llvm::cl::cat(category)};

@@ -147,8 +147,8 @@ LogicalResult checkEntryPoint(ModuleOp module, StringRef name,
     return emitError(getModuleLocation(module))
            << "entry point '" << name << "' not found; name it with -e";
   if (function.isExternal())
-    return function.emitError() << "entry point '" << name
-                                << "' is declared but not defined";
+    return function.emitError()
+           << "entry point '" << name << "' is declared but not defined";
   LLVM::LLVMFunctionType type = function.getFunctionType();
   if (type.getNumParams() != 0 || type.isVarArg())
     return function.emitError()
@@ -163,8 +163,7 @@ LogicalResult checkEntryPoint(ModuleOp module, StringRef name,
       diag << "nothing";
     else
       diag << actual;
-    return diag << ", but --entry-point-result=" << resultFlag
-                << " was given";
+    return diag << ", but --entry-point-result=" << resultFlag << " was given";
   }
   return success();
 }
