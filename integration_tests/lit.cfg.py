@@ -27,8 +27,11 @@ config.substitutions.append(
 config.substitutions.append(
     ("%gpu-runner", os.path.join(tools, "gpu-runner-" + backend)))
 
-# The folder of LLVM's and MLIR's libraries, for tests of --shared-libs.
+# For tests of --shared-libs: LLVM's and MLIR's libraries, and what it takes
+# to build a library of the test's own.
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
+config.substitutions.append(("%llvm_include_dir", config.llvm_include_dir))
+config.substitutions.append(("%host_cxx", config.host_cxx))
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()

@@ -19,6 +19,7 @@
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/Async/IR/Async.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
@@ -82,6 +83,20 @@ protected:
     if (streams.empty())
       return call(rewriter, op, MgpuFunction::mgpuStreamCreateAt, {});
     Value stream = streams.front();
+    // A token a gpu op made is a stream. Any other (an async region's
+    // argument, an awaited value, a function argument) may be an event made
+    // at an async.yield, which the runtime turns into a stream.
+    Value first = op.getAsyncDependencies()[llvm::find(dependencies, stream) -
+                                            dependencies.begin()];
+    if (!isa_and_nonnull<gpu::GPUDialect>(
+            first.getDefiningOp() ? first.getDefiningOp()->getDialect()
+                                  : nullptr)) {
+      FailureOr<Value> fromToken =
+          call(rewriter, op, MgpuFunction::mgpuStreamFromTokenAt, {stream});
+      if (failed(fromToken))
+        return failure();
+      stream = *fromToken;
+    }
     for (Value dependency : streams.getArrayRef().drop_front())
       if (failed(call(rewriter, op, MgpuFunction::mgpuStreamJoinAt,
                       {stream, dependency})))
@@ -457,6 +472,44 @@ public:
     if (failed(emitted))
       return failure();
     replaceWithStream(rewriter, op, {}, *stream);
+    return success();
+  }
+};
+
+/// async.yield of gpu tokens: each token leaves the region as an event
+/// recorded on its stream, and the region's streams are released, so that
+/// every region awaiting the token gets a stream of its own (upstream's
+/// convention, which gpu-async-region relies on).
+class AsyncYieldOpLowering : public RuntimeCallPattern<async::YieldOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(async::YieldOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (llvm::none_of(op.getOperandTypes(),
+                      [](Type type) { return isa<gpu::AsyncTokenType>(type); }))
+      return rewriter.notifyMatchFailure(op, "no gpu token to yield");
+    SmallVector<Value> operands;
+    llvm::SetVector<Value> streams;
+    for (auto [original, converted] :
+         llvm::zip_equal(op.getOperands(), adaptor.getOperands())) {
+      if (!isa<gpu::AsyncTokenType>(original.getType())) {
+        operands.push_back(converted);
+        continue;
+      }
+      FailureOr<Value> event = call(
+          rewriter, op, MgpuFunction::mgpuStreamRecordEventAt, {converted});
+      if (failed(event))
+        return failure();
+      operands.push_back(*event);
+      streams.insert(converted);
+    }
+    for (Value stream : streams)
+      if (failed(call(rewriter, op, MgpuFunction::mgpuStreamDestroyAt,
+                      {stream})))
+        return failure();
+    rewriter.replaceOpWithNewOp<async::YieldOp>(op, operands);
     return success();
   }
 };

@@ -13,6 +13,7 @@
 #include "mlir/IR/SymbolTable.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/AsyncToLLVM/AsyncToLLVM.h"
 #include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -52,6 +53,14 @@ std::string checkMemRefOperand(Type type, StringRef role) {
   return "";
 }
 
+/// A linalg op on tensors: what convert-linalg-to-loops leaves.
+bool isTensorLinalgOp(Operation *op) {
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  return op->getName().getDialectNamespace() == "linalg" &&
+         (llvm::any_of(op->getOperandTypes(), isTensor) ||
+          llvm::any_of(op->getResultTypes(), isTensor));
+}
+
 /// Reports the first gpu op of the host code in a form the lowering does not
 /// support, with the reason.
 LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
@@ -59,7 +68,15 @@ LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
       module.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
         if (isa<gpu::GPUModuleOp>(op))
           return WalkResult::skip();
-        if (!isa<gpu::GPUDialect>(op->getDialect()))
+        if (isTensorLinalgOp(op)) {
+          op->emitError()
+              << "'" << op->getName()
+              << "' works on tensors, which gpu-runner does not bufferize: "
+                 "write it on memrefs, or bufferize the program first "
+                 "(mlir-opt --one-shot-bufferize)";
+          return WalkResult::interrupt();
+        }
+        if (!isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))
           return WalkResult::advance();
 
         std::string reason;
@@ -145,6 +162,10 @@ public:
     populateComplexToLLVMConversionPatterns(converter, patterns);
     ub::populateUBToLLVMConversionPatterns(converter, patterns);
     populateGpuRuntimeToLLVMPatterns(converter, patterns);
+    // async.execute, async.await and async.yield keep their ops for the
+    // async lowering that follows, with the types of their values converted.
+    populateAsyncStructuralTypeConversionsAndLegality(converter, patterns,
+                                                      target);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();

@@ -115,6 +115,42 @@ def HostKernels : Pass<"gpu-runner-host-kernels", "::mlir::ModuleOp"> {
   ];
 }
 
+def AsyncGpuRegions : Pass<"gpu-runner-async-gpu-regions",
+                             "::mlir::ModuleOp"> {
+  let summary = "Make the gpu ops of functions with async.execute regions "
+                "asynchronous, as upstream's gpu-async-region does";
+  let description = [{
+    Runs upstream's `gpu-async-region` on the functions that contain
+    `async.execute`, and on those only: it threads the gpu ops of each
+    region on a token, passes tokens between regions through
+    `async.yield` and `async.await`, and makes the regions wait for their
+    own work. Functions without async regions keep the synchronous ops they
+    were written with.
+  }];
+  let dependentDialects = [
+    "::mlir::async::AsyncDialect",
+    "::mlir::gpu::GPUDialect",
+  ];
+}
+
+def LowerVectorOps : Pass<"gpu-runner-lower-vector-ops"> {
+  let summary = "Rewrite the vector ops that have no direct LLVM lowering "
+                "into ones that do";
+  let description = [{
+    Upstream's vector lowering patterns, as `convert-vector-to-llvm` applies
+    them before converting: contractions through outer products, transposes
+    element by element, multi-reductions, shape casts, broadcasts, masks,
+    interleaves, bit casts, steps, gathers, scans, and transfers of rank 1.
+    What is left converts to LLVM in gpu-runner-gpu-to-llvm.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def CheckLowered : Pass<"gpu-runner-check-lowered", "::mlir::ModuleOp"> {
   let summary = "Report anything left that is not in the LLVM dialect";
   let description = [{

@@ -7,7 +7,6 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
-#include "llvm/ExecutionEngine/Orc/IRTransformLayer.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/ObjectTransformLayer.h"
 #include "llvm/Support/DynamicLibrary.h"
@@ -67,19 +66,7 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
     return process.takeError();
   jit->getMainJITDylib().addGenerator(std::move(*process));
 
-  unsigned optLevel = options.optLevel;
-  TargetMachine *machine = jit->targetMachine.get();
-  jit->lljit->getIRTransformLayer().setTransform(
-      [optLevel, machine](
-          ThreadSafeModule module,
-          const MaterializationResponsibility &) -> Expected<ThreadSafeModule> {
-        auto optimize = mlir::makeOptimizingTransformer(optLevel, 0, machine);
-        Error error = module.withModuleDo(
-            [&](Module &m) -> Error { return optimize(&m); });
-        if (error)
-          return std::move(error);
-        return std::move(module);
-      });
+  jit->optLevel = options.optLevel;
 
   if (!options.objectDumpPath.empty()) {
     std::string path = options.objectDumpPath;
@@ -150,6 +137,13 @@ const Triple &Jit::getTargetTriple() const { return lljit->getTargetTriple(); }
 Error Jit::addModule(std::unique_ptr<Module> module,
                      std::unique_ptr<LLVMContext> context) {
   programModuleName = module->getModuleIdentifier();
+  // Optimized before the JIT sees it, not in its IR layer: the JIT takes the
+  // definitions it must provide from the module as added, and optimization
+  // may drop some (an inlined linkonce_odr function, say).
+  auto optimize =
+      mlir::makeOptimizingTransformer(optLevel, 0, targetMachine.get());
+  if (Error error = optimize(module.get()))
+    return error;
   return lljit->addIRModule(
       ThreadSafeModule(std::move(module), std::move(context)));
 }

@@ -66,6 +66,7 @@ private:
 
   std::unique_ptr<llvm::orc::LLJIT> lljit;
   std::unique_ptr<llvm::TargetMachine> targetMachine;
+  unsigned optLevel = 2;
   /// The identifier of the module added last, the program's.
   std::string programModuleName;
   /// Functions that --shared-libs libraries asked to be called at exit.

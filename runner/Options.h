@@ -71,6 +71,12 @@ struct RunnerOptions {
                      "LLVM dialect, then run it"),
       llvm::cl::cat(category)};
 
+  llvm::cl::opt<bool> printIRAfterAll{
+      "print-ir-after-all",
+      llvm::cl::desc("Print the program on stderr after each step of the "
+                     "lowering"),
+      llvm::cl::cat(category)};
+
   llvm::cl::opt<bool> noBarrierSplitting{
       "no-barrier-splitting",
       llvm::cl::desc("Run every kernel with barriers on fibers, also those "

@@ -205,9 +205,18 @@ void flushProgramOutput() {
 /// Runs the backend's pipeline on `module`; its diagnostics are printed by
 /// the caller's handler.
 LogicalResult lowerProgram(ModuleOp module, Backend backend,
-                           const PipelineOptions &options) {
+                           const PipelineOptions &options, bool printAfterAll) {
   MLIRContext *context = module.getContext();
   PassManager pm(context);
+  if (printAfterAll) {
+    // The whole module after each step, in order.
+    context->disableMultithreading();
+    pm.enableIRPrinting(
+        /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
+        /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+        /*printAfterOnlyOnFailure=*/false, llvm::errs());
+  }
   std::string failedPass;
   pm.addInstrumentation(std::make_unique<FailedPassNamer>(failedPass));
   buildLoweringPipeline(pm, backend, options);
@@ -340,7 +349,8 @@ int runGpuRunnerMain(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   PipelineOptions pipelineOptions;
   pipelineOptions.splitBarriers = !options.noBarrierSplitting;
-  if (!module || failed(lowerProgram(*module, getBackend(), pipelineOptions)))
+  if (!module || failed(lowerProgram(*module, getBackend(), pipelineOptions,
+                                     options.printIRAfterAll)))
     return 1;
   if (options.printIRAfterLowering) {
     module->print(llvm::errs());

@@ -28,7 +28,8 @@ func.func @sync_dynamic(%n: index) {
 // Async and host_shared, in memory space 1: the runtime's generic pointer is
 // cast to the memref's address space and back.
 // CHECK-LABEL: llvm.func @async_host_shared
-// CHECK-SAME:    %[[T:arg[0-9]+]]: !llvm.ptr)
+// CHECK-SAME:    %[[T0:arg[0-9]+]]: !llvm.ptr)
+// CHECK:         %[[T:.*]] = llvm.call @mgpuStreamFromTokenAt(%[[T0]], %{{.*}})
 // CHECK:         %[[SHARED:.*]] = llvm.mlir.constant(1 : i8) : i8
 // CHECK:         %[[PTR:.*]] = llvm.call @mgpuMemAllocAt(%{{.*}}, %[[T]], %[[SHARED]], %{{.*}})
 // CHECK:         %[[PTR1:.*]] = llvm.addrspacecast %[[PTR]] : !llvm.ptr to !llvm.ptr<1>

@@ -25,8 +25,9 @@ module attributes {gpu.container_module} {
   }
 
   // CHECK-LABEL: llvm.func @main
-  // CHECK-SAME:    %[[T:arg[0-9]+]]: !llvm.ptr) -> !llvm.ptr
+  // CHECK-SAME:    %[[T0:arg[0-9]+]]: !llvm.ptr) -> !llvm.ptr
   // CHECK:         %[[DYN32:.*]] = llvm.mlir.constant(256 : i32) : i32
+  // CHECK:         %[[T:.*]] = llvm.call @mgpuStreamFromTokenAt(%[[T0]], %{{.*}})
   // CHECK:         %[[SP:.*]] = llvm.intr.stacksave
   // CHECK:         %[[P0:.*]] = llvm.mlir.poison : !llvm.struct<(struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, f32, i64)>
   // CHECK:         %[[P1:.*]] = llvm.insertvalue %{{.*}}, %[[P0]][0]

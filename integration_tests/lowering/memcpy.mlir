@@ -5,6 +5,7 @@
 // CHECK-DAG: llvm.func @mgpuMemcpyStridedAt(i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr)
 // CHECK-DAG: llvm.func @mgpuStreamCreateAt(!llvm.ptr) -> !llvm.ptr
 // CHECK-DAG: llvm.func @mgpuStreamJoinAt(!llvm.ptr, !llvm.ptr, !llvm.ptr)
+// CHECK-DAG: llvm.func @mgpuStreamFromTokenAt(!llvm.ptr, !llvm.ptr) -> !llvm.ptr
 
 // Every call carries its op's name and location, as a private string.
 // CHECK-DAG: llvm.mlir.global private constant @[[ORIG_WAIT_ASYNC:.*]]("gpu.wait@{{.*}}memcpy.mlir:[[# @LINE + 15]]:9\00")
@@ -68,15 +69,19 @@ func.func @async_no_dependency(%dst: memref<4xi8>, %src: memref<4xi8>) -> !gpu.a
 }
 
 // With several dependencies, the copy runs on the first one's stream after the
-// others are joined into it; a token named twice is joined once.
+// others are joined into it; a token named twice is joined once. A token that
+// no gpu op made here (an argument) may be an event from an async.yield: the
+// runtime gives the stream to run on.
 // CHECK-LABEL: llvm.func @async_many_dependencies
 // CHECK-SAME:    %[[A:arg[0-9]+]]: !llvm.ptr, %[[B:arg[0-9]+]]: !llvm.ptr, %[[C:arg[0-9]+]]: !llvm.ptr)
-// CHECK:         llvm.call @mgpuStreamJoinAt(%[[A]], %[[B]], %{{.*}})
+// CHECK:         %[[S:.*]] = llvm.call @mgpuStreamFromTokenAt(%[[A]], %{{.*}})
 // CHECK-NEXT:    llvm.mlir.addressof
-// CHECK-NEXT:    llvm.call @mgpuStreamJoinAt(%[[A]], %[[C]], %{{.*}})
+// CHECK-NEXT:    llvm.call @mgpuStreamJoinAt(%[[S]], %[[B]], %{{.*}})
+// CHECK-NEXT:    llvm.mlir.addressof
+// CHECK-NEXT:    llvm.call @mgpuStreamJoinAt(%[[S]], %[[C]], %{{.*}})
 // CHECK-NOT:     mgpuStreamJoinAt
-// CHECK:         llvm.call @mgpuMemcpyAt(%{{.*}}, %{{.*}}, %{{.*}}, %[[A]], %{{.*}})
-// CHECK:         llvm.return %[[A]]
+// CHECK:         llvm.call @mgpuMemcpyAt(%{{.*}}, %{{.*}}, %{{.*}}, %[[S]], %{{.*}})
+// CHECK:         llvm.return %[[S]]
 func.func @async_many_dependencies(%dst: memref<4xi8>, %src: memref<4xi8>, %a: !gpu.async.token,
                                    %b: !gpu.async.token, %c: !gpu.async.token) -> !gpu.async.token {
   %t = gpu.memcpy async [%a, %b, %a, %c] %dst, %src : memref<4xi8>, memref<4xi8>

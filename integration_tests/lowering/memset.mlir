@@ -29,8 +29,9 @@ func.func @f16(%m: memref<3x4xf16>, %v: f16) {
 
 // CHECK-LABEL: llvm.func @i32_async
 // CHECK-SAME:    %[[T:arg[0-9]+]]: !llvm.ptr)
-// CHECK:         llvm.call @mgpuMemset32At(%{{.*}}, %{{.*}}, %{{.*}}, %[[T]], %{{.*}})
-// CHECK:         llvm.return %[[T]]
+// CHECK:         %[[S:.*]] = llvm.call @mgpuStreamFromTokenAt(%[[T]], %{{.*}})
+// CHECK:         llvm.call @mgpuMemset32At(%{{.*}}, %{{.*}}, %{{.*}}, %[[S]], %{{.*}})
+// CHECK:         llvm.return %[[S]]
 func.func @i32_async(%m: memref<5xi32>, %v: i32, %t: !gpu.async.token) -> !gpu.async.token {
   %t1 = gpu.memset async [%t] %m, %v : memref<5xi32>, i32
   return %t1 : !gpu.async.token

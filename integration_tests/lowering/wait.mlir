@@ -8,11 +8,12 @@ func.func @new_stream() -> !gpu.async.token {
   return %t : !gpu.async.token
 }
 
-// With one dependency, the token is that dependency's stream.
+// With one dependency, the token is that dependency's stream (through the
+// runtime, for a token that is an argument: it may be an event).
 // CHECK-LABEL: llvm.func @one_dependency
 // CHECK-SAME:    %[[A:arg[0-9]+]]: !llvm.ptr)
-// CHECK-NOT:     llvm.call
-// CHECK:         llvm.return %[[A]]
+// CHECK:         %[[S:.*]] = llvm.call @mgpuStreamFromTokenAt(%[[A]], %{{.*}})
+// CHECK-NEXT:    llvm.return %[[S]]
 func.func @one_dependency(%a: !gpu.async.token) -> !gpu.async.token {
   %t = gpu.wait async [%a]
   return %t : !gpu.async.token
@@ -22,9 +23,10 @@ func.func @one_dependency(%a: !gpu.async.token) -> !gpu.async.token {
 // is left behind.
 // CHECK-LABEL: llvm.func @fan_in
 // CHECK-SAME:    %[[A:arg[0-9]+]]: !llvm.ptr, %[[B:arg[0-9]+]]: !llvm.ptr, %[[C:arg[0-9]+]]: !llvm.ptr)
-// CHECK:         llvm.call @mgpuStreamJoinAt(%[[A]], %[[B]], %{{.*}})
-// CHECK:         llvm.call @mgpuStreamJoinAt(%[[A]], %[[C]], %{{.*}})
-// CHECK:         llvm.return %[[A]]
+// CHECK:         %[[S:.*]] = llvm.call @mgpuStreamFromTokenAt(%[[A]], %{{.*}})
+// CHECK:         llvm.call @mgpuStreamJoinAt(%[[S]], %[[B]], %{{.*}})
+// CHECK:         llvm.call @mgpuStreamJoinAt(%[[S]], %[[C]], %{{.*}})
+// CHECK:         llvm.return %[[S]]
 func.func @fan_in(%a: !gpu.async.token, %b: !gpu.async.token, %c: !gpu.async.token) -> !gpu.async.token {
   %t = gpu.wait async [%a, %b, %c]
   return %t : !gpu.async.token
@@ -67,4 +69,15 @@ func.func @through_branches(%c: i1, %a: !gpu.async.token) {
 ^bb2(%t: !gpu.async.token):
   gpu.wait [%t]
   return
+}
+
+// Tokens made by gpu ops here are streams: used as they are.
+// CHECK-LABEL: llvm.func @local_tokens
+// CHECK:         %[[S:.*]] = llvm.call @mgpuStreamCreateAt
+// CHECK-NOT:     mgpuStreamFromTokenAt
+// CHECK:         llvm.return %[[S]]
+func.func @local_tokens() -> !gpu.async.token {
+  %a = gpu.wait async
+  %b = gpu.wait async [%a]
+  return %b : !gpu.async.token
 }

@@ -1,6 +1,8 @@
 // --version and --help answer without a program, and say what they should.
 // RUN: %gpu-runner --version | FileCheck %s --check-prefix=VERSION
 // RUN: %gpu-runner --help | FileCheck %s --check-prefix=HELP
+// Each step of the lowering can be shown, in order.
+// RUN: %gpu-runner --print-ir-after-all %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STEPS
 // The compiled object can be written out, under its default name or another.
 // RUN: rm -rf %t && mkdir %t && cp %s %t/program.mlir
 // RUN: %gpu-runner --dump-object-file %t/program.mlir
@@ -12,7 +14,16 @@
 // VERSION-NEXT: backend: host
 // VERSION-NEXT: LLVM version 22.
 
+// STEPS: IR Dump After GpuKernelOutliningPass (gpu-kernel-outlining)
+// STEPS: IR Dump After HostKernels (gpu-runner-host-kernels)
+// STEPS: IR Dump After GpuToLLVM (gpu-runner-gpu-to-llvm)
+// STEPS: IR Dump After ConvertAsyncToLLVMPass (convert-async-to-llvm)
+// STEPS: IR Dump After CheckLowered (gpu-runner-check-lowered)
+// STEPS-NEXT: module {
+// STEPS-NEXT: llvm.func @main()
+
 // HELP: --entry-point-result=<type>
+// HELP: --print-ir-after-all
 // HELP: --print-ir-after-lowering
 // HELP: --shared-libs=<path,...>
 

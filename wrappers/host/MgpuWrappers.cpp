@@ -214,6 +214,18 @@ void mgpuStreamJoinAt(void *stream, void *dependency, const char *loc) {
   check(runtime().joinStream(stream, dependency), loc);
 }
 
+void *mgpuStreamRecordEventAt(void *stream, const char *loc) {
+  void *event = nullptr;
+  check(runtime().recordEventOnStream(stream, event), loc);
+  return event;
+}
+
+void *mgpuStreamFromTokenAt(void *token, const char *loc) {
+  void *stream = nullptr;
+  check(runtime().streamFromToken(token, stream), loc);
+  return stream;
+}
+
 void *mgpuMemAllocAt(uint64_t sizeBytes, void *stream, bool isHostShared,
                      const char *loc) {
   void *result = nullptr;

@@ -40,16 +40,43 @@ Status HostRuntime::createStream(void *&stream) {
   return streamManager.createStream(stream);
 }
 
-Status HostRuntime::destroyStream(void *stream) {
-  return streamManager.destroy(stream);
+// A token is a stream or, after an async.yield, an event: the functions
+// that take tokens accept both (MgpuAbi.def). Ids are never reused, so a
+// handle's kind cannot change between the check and the call.
+
+Status HostRuntime::destroyStream(void *token) {
+  if (streamManager.isEvent(token))
+    return streamManager.destroyEvent(token);
+  return streamManager.destroy(token);
 }
 
-Status HostRuntime::synchronizeStream(void *stream) {
-  return streamManager.synchronize(stream);
+Status HostRuntime::synchronizeStream(void *token) {
+  if (streamManager.isEvent(token))
+    return streamManager.synchronizeEvent(token);
+  return streamManager.synchronize(token);
 }
 
 Status HostRuntime::joinStream(void *stream, void *dependency) {
-  return streamManager.join(stream, dependency);
+  if (!streamManager.isEvent(dependency))
+    return streamManager.join(stream, dependency);
+  GPU_RUNNER_RETURN_IF_ERROR(
+      stream ? streamManager.waitEvent(stream, dependency)
+             : streamManager.synchronizeEvent(dependency));
+  return streamManager.destroyEvent(dependency);
+}
+
+Status HostRuntime::recordEventOnStream(void *stream, void *&event) {
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.createEvent(event));
+  return streamManager.recordEvent(event, stream);
+}
+
+Status HostRuntime::streamFromToken(void *token, void *&stream) {
+  stream = token;
+  if (!streamManager.isEvent(token))
+    return Status();
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.createStream(stream));
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.waitEvent(stream, token));
+  return streamManager.destroyEvent(token);
 }
 
 Status HostRuntime::createEvent(void *&event) {

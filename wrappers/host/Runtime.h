@@ -31,11 +31,16 @@ public:
   HostRuntime() : HostRuntime(DeviceMemory::Options()) {}
   explicit HostRuntime(DeviceMemory::Options memoryOptions);
 
-  // Streams and events; see StreamManager.
+  // Streams and events; see StreamManager. destroyStream, synchronizeStream
+  // and the dependency of joinStream take tokens: streams, or events.
   Status createStream(void *&stream);
   Status destroyStream(void *stream);
   Status synchronizeStream(void *stream);
   Status joinStream(void *stream, void *dependency);
+  /// A new event recorded at the current end of `stream`.
+  Status recordEventOnStream(void *stream, void *&event);
+  /// The stream an op depending on `token` runs on (see MgpuAbi.def).
+  Status streamFromToken(void *token, void *&stream);
   Status createEvent(void *&event);
   Status destroyEvent(void *event);
   Status recordEvent(void *event, void *stream);

@@ -126,6 +126,11 @@ StreamManager::HandleKind StreamManager::kindOf(void *handle) const {
   return id < handleKinds.size() ? handleKinds[id] : HandleKind::None;
 }
 
+bool StreamManager::isEvent(void *handle) const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return handle && kindOf(handle) == HandleKind::Event;
+}
+
 Status StreamManager::invalidStreamHandle(void *handle) const {
   std::string message = "invalid stream handle " + formatPointer(handle);
   if (kindOf(handle) == HandleKind::Event)

@@ -97,6 +97,9 @@ public:
   /// used again afterwards.
   Status shutdown();
 
+  /// Whether `handle` was issued as an event (async tokens may be either).
+  bool isEvent(void *handle) const;
+
   /// Introspection for tests.
   size_t workerCount() const;
   size_t streamCount() const; // live plus released-but-draining

@@ -15,6 +15,7 @@
 
 #include "unittests/wrappers/TestSupport.h"
 
+#include <atomic>
 #include <cstring>
 #include <numeric>
 #include <vector>
@@ -255,6 +256,68 @@ TEST_CASE("asynchronous ops on a released stream are errors", "[runtime]") {
   REQUIRE_OK(runtime.free(device, nullptr, "gpu.dealloc"));
   REQUIRE_OK(runtime.synchronizeStream(stream));
   REQUIRE_OK(runtime.destroyStream(stream));
+}
+
+TEST_CASE("a token that crossed an async.yield is an event: each stream "
+          "made from it waits for the work before it",
+          "[runtime]") {
+  HostRuntime runtime;
+  void *producer = createStream(runtime);
+  Gate gate;
+  std::atomic<bool> produced{false};
+  REQUIRE_OK(runtime.streams().enqueue(
+      producer,
+      [&] {
+        gate.wait();
+        produced = true;
+        return Status();
+      },
+      "test"));
+
+  // Two consumers of the same producer, each from an event of its own, as
+  // gpu-async-region yields a token once per awaiting region.
+  void *first = nullptr, *second = nullptr;
+  REQUIRE_OK(runtime.recordEventOnStream(producer, first));
+  REQUIRE_OK(runtime.recordEventOnStream(producer, second));
+  REQUIRE(runtime.streams().isEvent(first));
+  REQUIRE_OK(runtime.destroyStream(producer));
+
+  void *a = nullptr, *b = nullptr;
+  REQUIRE_OK(runtime.streamFromToken(first, a));
+  REQUIRE_OK(runtime.streamFromToken(second, b));
+  CHECK(a != b);
+  CHECK_FALSE(runtime.streams().isEvent(a));
+  std::atomic<int> sawProduced{0};
+  for (void *stream : {a, b})
+    REQUIRE_OK(runtime.streams().enqueue(
+        stream,
+        [&] {
+          sawProduced += produced ? 1 : 0;
+          return Status();
+        },
+        "test"));
+  gate.open();
+  REQUIRE_OK(runtime.synchronizeStream(a));
+  REQUIRE_OK(runtime.synchronizeStream(b));
+  CHECK(sawProduced == 2);
+
+  // A stream made from a stream is that stream.
+  void *same = nullptr;
+  REQUIRE_OK(runtime.streamFromToken(a, same));
+  CHECK(same == a);
+
+  // Join, synchronize and destroy take an event where they take a stream,
+  // and release it.
+  void *event = nullptr;
+  REQUIRE_OK(runtime.recordEventOnStream(a, event));
+  REQUIRE_OK(runtime.joinStream(b, event));
+  REQUIRE_ERROR(runtime.destroyEvent(event), "event");
+  REQUIRE_OK(runtime.recordEventOnStream(a, event));
+  REQUIRE_OK(runtime.synchronizeStream(event));
+  REQUIRE_OK(runtime.destroyStream(event));
+  REQUIRE_ERROR(runtime.synchronizeEvent(event), "event");
+  REQUIRE_OK(runtime.destroyStream(a));
+  REQUIRE_OK(runtime.destroyStream(b));
 }
 
 TEST_CASE("host memory is registered from a memref, exactly the bytes it "

@@ -1,0 +1,2 @@
+// A library whose functions a program finds through --shared-libs.
+extern "C" int gpuRunnerTestAnswer() { return 42; }

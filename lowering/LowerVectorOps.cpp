@@ -1,0 +1,58 @@
+//===- LowerVectorOps.cpp - Vector ops to ones that convert to LLVM -------===//
+
+#include "lowering/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace gpu_runner {
+#define GEN_PASS_DEF_LOWERVECTOROPS
+#include "lowering/Passes.h.inc"
+} // namespace gpu_runner
+
+using namespace mlir;
+using namespace mlir::vector;
+
+namespace gpu_runner {
+namespace {
+
+class LowerVectorOpsPass : public impl::LowerVectorOpsBase<LowerVectorOpsPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateVectorToVectorCanonicalizationPatterns(patterns);
+    populateVectorContractLoweringPatterns(
+        patterns, VectorContractLowering::OuterProduct);
+    populateVectorOuterProductLoweringPatterns(patterns);
+    populateVectorMultiReductionLoweringPatterns(
+        patterns, VectorMultiReductionLowering::InnerReduction);
+    populateVectorTransposeLoweringPatterns(patterns,
+                                            VectorTransposeLowering::EltWise);
+    populateVectorShapeCastLoweringPatterns(patterns);
+    populateVectorBroadcastLoweringPatterns(patterns);
+    populateVectorMaskOpLoweringPatterns(patterns);
+    populateVectorMaskMaterializationPatterns(patterns,
+                                              /*force32BitVectorIndices=*/false);
+    populateVectorInterleaveLoweringPatterns(patterns);
+    populateVectorBitCastLoweringPatterns(patterns);
+    populateVectorInsertExtractStridedSliceTransforms(patterns);
+    populateVectorStepLoweringPatterns(patterns);
+    populateVectorGatherLoweringPatterns(patterns);
+    populateVectorScanLoweringPatterns(patterns);
+    populateVectorRankReducingFMAPattern(patterns);
+    // Transfers of higher rank went to loops in convert-vector-to-scf.
+    populateVectorTransferLoweringPatterns(patterns, /*maxTransferRank=*/1);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace gpu_runner
