@@ -506,8 +506,8 @@ public:
       streams.insert(converted);
     }
     for (Value stream : streams)
-      if (failed(call(rewriter, op, MgpuFunction::mgpuStreamDestroyAt,
-                      {stream})))
+      if (failed(
+              call(rewriter, op, MgpuFunction::mgpuStreamDestroyAt, {stream})))
         return failure();
     rewriter.replaceOpWithNewOp<async::YieldOp>(op, operands);
     return success();
@@ -588,6 +588,8 @@ void populateGpuRuntimeToLLVMPatterns(const LLVMTypeConverter &converter,
       HostRegistrationLowering<gpu::HostUnregisterOp,
                                MgpuFunction::mgpuMemHostUnregisterMemRefAt>,
       SetDefaultDeviceOpLowering, LaunchFuncOpLowering>(converter);
+  // Before async's structural type conversion of the same op.
+  patterns.add<AsyncYieldOpLowering>(converter, /*benefit=*/2);
 }
 
 } // namespace gpu_runner

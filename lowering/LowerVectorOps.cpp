@@ -38,8 +38,9 @@ public:
     populateVectorShapeCastLoweringPatterns(patterns);
     populateVectorBroadcastLoweringPatterns(patterns);
     populateVectorMaskOpLoweringPatterns(patterns);
-    populateVectorMaskMaterializationPatterns(patterns,
-                                              /*force32BitVectorIndices=*/false);
+    populateVectorMaskMaterializationPatterns(
+        patterns,
+        /*force32BitVectorIndices=*/false);
     populateVectorInterleaveLoweringPatterns(patterns);
     populateVectorBitCastLoweringPatterns(patterns);
     populateVectorInsertExtractStridedSliceTransforms(patterns);
