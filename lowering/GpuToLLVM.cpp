@@ -113,7 +113,7 @@ LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
             reason = "thread block clusters are not supported on the host "
                      "backend";
         } else if (!isa<gpu::WaitOp, gpu::HostRegisterOp, gpu::HostUnregisterOp,
-                        gpu::SetDefaultDeviceOp, gpu::GPUModuleOp>(op)) {
+                        gpu::SetDefaultDeviceOp>(op)) {
           reason = "this op is not supported in host code";
         }
         if (reason.empty())

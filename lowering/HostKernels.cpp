@@ -55,6 +55,15 @@ unsigned getDimension(gpu::Dimension dimension) {
   return static_cast<unsigned>(dimension);
 }
 
+/// The implicit argument that holds what an id or size op reads.
+template <typename OpTy> unsigned getIdArgument(OpTy op) {
+  unsigned first = std::is_same_v<OpTy, gpu::ThreadIdOp>   ? kThreadIdArg
+                   : std::is_same_v<OpTy, gpu::BlockIdOp>  ? kBlockIdArg
+                   : std::is_same_v<OpTy, gpu::BlockDimOp> ? kBlockDimArg
+                                                           : kGridDimArg;
+  return first + getDimension(op.getDimension());
+}
+
 Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
@@ -464,26 +473,11 @@ LogicalResult ModuleCompiler::lowerDeviceOps(func::FuncOp function) {
     Location loc = op->getLoc();
     LogicalResult result = success();
     TypeSwitch<Operation *>(op)
-        .Case([&](gpu::ThreadIdOp op) {
-          op.replaceAllUsesWith(
-              argument(kThreadIdArg + getDimension(op.getDimension())));
-          op.erase();
-        })
-        .Case([&](gpu::BlockIdOp op) {
-          op.replaceAllUsesWith(
-              argument(kBlockIdArg + getDimension(op.getDimension())));
-          op.erase();
-        })
-        .Case([&](gpu::BlockDimOp op) {
-          op.replaceAllUsesWith(
-              argument(kBlockDimArg + getDimension(op.getDimension())));
-          op.erase();
-        })
-        .Case([&](gpu::GridDimOp op) {
-          op.replaceAllUsesWith(
-              argument(kGridDimArg + getDimension(op.getDimension())));
-          op.erase();
-        })
+        .Case<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp>(
+            [&](auto op) {
+              op.replaceAllUsesWith(argument(getIdArgument(op)));
+              op.erase();
+            })
         .Case([&](gpu::GlobalIdOp op) {
           unsigned d = getDimension(op.getDimension());
           Value global = arith::AddIOp::create(
@@ -609,15 +603,19 @@ LogicalResult ModuleCompiler::createKernelEntry(gpu::GPUFuncOp kernel) {
   Block *blockEntry = block.addEntryBlock();
   b.setInsertionPointToStart(blockEntry);
   Value ctx = blockEntry->getArgument(0);
-  SmallVector<Value> ids(kImplicitArgCount - 1);
+  // The thread function's implicit arguments, by position; the thread ids
+  // (1 to 3) depend on how the block runs and are filled in below.
+  SmallVector<Value> implicit(kImplicitArgCount);
+  implicit[kContextArg] = ctx;
   for (int32_t d = 0; d < 3; ++d) {
-    ids[kBlockIdArg - 1 + d] =
+    implicit[kBlockIdArg + d] =
         loadContextIndex(b, loc, ctx, kContextBlockId + d);
-    ids[kBlockDimArg - 1 + d] =
+    implicit[kBlockDimArg + d] =
         loadContextIndex(b, loc, ctx, kContextBlockDim + d);
-    ids[kGridDimArg - 1 + d] =
+    implicit[kGridDimArg + d] =
         loadContextIndex(b, loc, ctx, kContextGridDim + d);
   }
+  ValueRange blockSize = ArrayRef(implicit).slice(kBlockDimArg, 3);
   SmallVector<Value> workgroup;
   if (!offsets.empty()) {
     Value shared = loadContextPointer(b, loc, ctx, kContextSharedMemory);
@@ -637,9 +635,8 @@ LogicalResult ModuleCompiler::createKernelEntry(gpu::GPUFuncOp kernel) {
     }
   }
   auto callThread = [&](OpBuilder &b, ValueRange threadIds) {
-    SmallVector<Value> operands = {ctx};
-    operands.append(threadIds.begin(), threadIds.end());
-    operands.append(ids.begin() + (kBlockIdArg - 1), ids.end());
+    SmallVector<Value> operands = implicit;
+    llvm::copy(threadIds, operands.begin() + kThreadIdArg);
     operands.append(workgroup);
     operands.append(blockEntry->getArguments().begin() + 1,
                     blockEntry->getArguments().end());
@@ -649,26 +646,21 @@ LogicalResult ModuleCompiler::createKernelEntry(gpu::GPUFuncOp kernel) {
     IRMapping map;
     map.map(thread.getArgument(kContextArg), ctx);
     for (unsigned i = kBlockIdArg; i < kImplicitArgCount; ++i)
-      map.map(thread.getArgument(i), ids[i - 1]);
+      map.map(thread.getArgument(i), implicit[i]);
     for (auto [i, view] : llvm::enumerate(workgroup))
       map.map(thread.getArgument(kImplicitArgCount + i), view);
     unsigned firstInput = kImplicitArgCount + workgroup.size();
     for (unsigned i = 0; i < kernelInputs.size(); ++i)
       map.map(thread.getArgument(firstInput + i),
               blockEntry->getArgument(1 + i));
-    splitter.emit(
-        b, map,
-        {ids[kBlockDimArg - 1], ids[kBlockDimArg], ids[kBlockDimArg + 1]});
+    splitter.emit(b, map, blockSize);
   } else if (usesFibers) {
     SmallVector<Value> threadIds;
     for (int32_t d = 0; d < 3; ++d)
       threadIds.push_back(loadContextIndex(b, loc, ctx, kContextThreadId + d));
     callThread(b, threadIds);
   } else {
-    createThreadLoops(
-        b, loc,
-        {ids[kBlockDimArg - 1], ids[kBlockDimArg], ids[kBlockDimArg + 1]},
-        callThread);
+    createThreadLoops(b, loc, blockSize, callThread);
   }
   func::ReturnOp::create(b, loc);
 
