@@ -476,6 +476,94 @@ public:
   }
 };
 
+/// gpu.launch_func of a kernel in a gpu.binary: the arguments as the
+/// kernel's lowered signature takes them (memrefs expanded into their
+/// descriptor's fields), each stored on the stack with an array of pointers
+/// to them, and the function handle the module's constructor looked up.
+class DeviceLaunchFuncOpLowering
+    : public RuntimeCallPattern<gpu::LaunchFuncOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::LaunchFuncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef binaryName = op.getKernelModuleName().getValue();
+    if (!SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
+            op, op.getKernelModuleName()))
+      return rewriter.notifyMatchFailure(op, "kernel not in a gpu.binary");
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    auto functionGlobal = module.lookupSymbol<LLVM::GlobalOp>(
+        getDeviceFunctionGlobalName(binaryName, op.getKernelName().getValue()));
+    if (!functionGlobal)
+      return rewriter.notifyMatchFailure(op, "gpu.binary not lowered yet");
+
+    FailureOr<Value> stream =
+        getStream(rewriter, op, adaptor.getAsyncDependencies());
+    if (failed(stream))
+      return failure();
+
+    LogicalResult emitted =
+        withStackFrame(rewriter, loc, [&]() -> LogicalResult {
+          SmallVector<Value> arguments = getTypeConverter()->promoteOperands(
+              loc, op.getKernelOperands(), adaptor.getKernelOperands(),
+              rewriter,
+              /*useBarePtrCallConv=*/false);
+          Value params = nullPointer(rewriter, loc);
+          if (!arguments.empty()) {
+            auto structType = LLVM::LLVMStructType::getLiteral(
+                rewriter.getContext(),
+                llvm::to_vector(ValueRange(arguments).getTypes()));
+            Value one = constantI64(rewriter, loc, 1);
+            Value values = LLVM::AllocaOp::create(rewriter, loc, getPtrType(),
+                                                  structType, one);
+            auto arrayType =
+                LLVM::LLVMArrayType::get(getPtrType(), arguments.size());
+            params = LLVM::AllocaOp::create(rewriter, loc, getPtrType(),
+                                            arrayType, one);
+            for (auto [i, argument] : llvm::enumerate(arguments)) {
+              Value field = LLVM::GEPOp::create(
+                  rewriter, loc, getPtrType(), structType, values,
+                  ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+              LLVM::StoreOp::create(rewriter, loc, argument, field);
+              Value slot = LLVM::GEPOp::create(
+                  rewriter, loc, getPtrType(), getPtrType(), params,
+                  ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+              LLVM::StoreOp::create(rewriter, loc, field, slot);
+            }
+          }
+          Value paramCount = constantI64(
+              rewriter, loc, static_cast<int64_t>(arguments.size()));
+          Value sharedBytes = adaptor.getDynamicSharedMemorySize();
+          if (!sharedBytes)
+            sharedBytes =
+                LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                         rewriter.getI32IntegerAttr(0));
+          Value function = LLVM::LoadOp::create(
+              rewriter, loc, getPtrType(),
+              LLVM::AddressOfOp::create(rewriter, loc, functionGlobal));
+          SmallVector<Value> callArgs = {function};
+          MgpuFunction callee = MgpuFunction::mgpuLaunchKernelAt;
+          if (op.hasClusterSize()) {
+            callee = MgpuFunction::mgpuLaunchClusterKernelAt;
+            callArgs.append({adaptor.getClusterSizeX(),
+                             adaptor.getClusterSizeY(),
+                             adaptor.getClusterSizeZ()});
+          }
+          callArgs.append({adaptor.getGridSizeX(), adaptor.getGridSizeY(),
+                           adaptor.getGridSizeZ(), adaptor.getBlockSizeX(),
+                           adaptor.getBlockSizeY(), adaptor.getBlockSizeZ(),
+                           sharedBytes, *stream, params, paramCount});
+          return call(rewriter, op, callee, callArgs);
+        });
+    if (failed(emitted))
+      return failure();
+    replaceWithStream(rewriter, op, {}, *stream);
+    return success();
+  }
+};
+
 /// async.yield of gpu tokens: each token leaves the region as an event
 /// recorded on its stream, and the region's streams are released, so that
 /// every region awaiting the token gets a stream of its own (upstream's
@@ -587,7 +675,8 @@ void populateGpuRuntimeToLLVMPatterns(const LLVMTypeConverter &converter,
                                MgpuFunction::mgpuMemHostRegisterMemRefAt>,
       HostRegistrationLowering<gpu::HostUnregisterOp,
                                MgpuFunction::mgpuMemHostUnregisterMemRefAt>,
-      SetDefaultDeviceOpLowering, LaunchFuncOpLowering>(converter);
+      SetDefaultDeviceOpLowering, LaunchFuncOpLowering,
+      DeviceLaunchFuncOpLowering>(converter);
   // Before async's structural type conversion of the same op.
   patterns.add<AsyncYieldOpLowering>(converter, /*benefit=*/2);
 }

@@ -4,6 +4,7 @@
 #define GPU_RUNNER_LOWERING_GPURUNTIMETOLLVM_H
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <optional>
@@ -13,7 +14,8 @@ namespace gpu_runner {
 /// Adds the patterns that lower gpu.memcpy, gpu.memset, gpu.alloc,
 /// gpu.dealloc, gpu.wait, gpu.host_register, gpu.host_unregister,
 /// gpu.set_default_device and gpu.launch_func (of kernels compiled by
-/// gpu-runner-host-kernels) to runtime calls. The type converter must have
+/// gpu-runner-host-kernels, or held by a gpu.binary that
+/// lowerDeviceBinaries lowered) to runtime calls. The type converter must have
 /// the conversions of addGpuTypeConversions.
 void populateGpuRuntimeToLLVMPatterns(const mlir::LLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
@@ -38,6 +40,19 @@ inline constexpr llvm::StringLiteral kHostStaticSharedBytesAttrName =
     "gpu_runner.static_shared_bytes";
 inline constexpr llvm::StringLiteral kHostUsesFibersAttrName =
     "gpu_runner.uses_fibers";
+
+/// Lowers every gpu.binary of `module` into a constant holding its object
+/// and a global constructor that loads it and looks up each kernel launched
+/// from it, once; see DeviceBinaries.cpp. Launches of its kernels are then
+/// lowered by populateGpuRuntimeToLLVMPatterns. The gpu.binary ops stay, for
+/// the launches to find their kernels; the caller erases them.
+mlir::LogicalResult lowerDeviceBinaries(mlir::ModuleOp module);
+
+/// The globals that hold the module handle of a gpu.binary, and the
+/// function handle of one of its kernels, once loaded.
+std::string getDeviceModuleGlobalName(llvm::StringRef binary);
+std::string getDeviceFunctionGlobalName(llvm::StringRef binary,
+                                        llvm::StringRef kernel);
 
 /// Adds a lowering of memref.generic_atomic_rmw on floats, which upstream's
 /// memref lowering turns into invalid IR.

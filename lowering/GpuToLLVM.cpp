@@ -67,7 +67,7 @@ bool isTensorLinalgOp(Operation *op) {
 LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
   WalkResult result =
       module.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
-        if (isa<gpu::GPUModuleOp>(op))
+        if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
           return WalkResult::skip();
         if (isTensorLinalgOp(op)) {
           op->emitError()
@@ -107,11 +107,13 @@ LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
         } else if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
           Operation *kernel = SymbolTable::lookupNearestSymbolFrom(
               launch, launch.getKernelAttr());
-          if (!kernel || !kernel->hasAttr(kHostEntryAttrName))
-            reason = "the kernel was not compiled for the host";
-          else if (launch.hasClusterSize())
+          bool onDevice = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
+              launch, launch.getKernelModuleName());
+          if (!onDevice && (!kernel || !kernel->hasAttr(kHostEntryAttrName)))
+            reason = "the kernel was not compiled for this backend";
+          else if (!onDevice && launch.hasClusterSize())
             reason = "thread block clusters are not supported on the host "
-                     "backend";
+                     "backend; they need a GPU (gpu-runner-cuda)";
         } else if (!isa<gpu::WaitOp, gpu::HostRegisterOp, gpu::HostUnregisterOp,
                         gpu::SetDefaultDeviceOp>(op)) {
           reason = "this op is not supported in host code";
@@ -137,13 +139,14 @@ public:
     LLVMTypeConverter converter(context, options);
     addGpuTypeConversions(converter);
 
-    if (failed(checkSupportedForms(module, converter.getIndexTypeBitwidth())))
+    if (failed(checkSupportedForms(module, converter.getIndexTypeBitwidth())) ||
+        failed(lowerDeviceBinaries(module)))
       return signalPassFailure();
 
     LLVMConversionTarget target(*context);
     target.addIllegalDialect<gpu::GPUDialect>();
     // Device code is compiled separately; its launches use it.
-    target.addLegalOp<gpu::GPUModuleOp>();
+    target.addLegalOp<gpu::GPUModuleOp, gpu::BinaryOp>();
     target.markOpRecursivelyLegal<gpu::GPUModuleOp>();
 
     RewritePatternSet patterns(context);
@@ -171,11 +174,15 @@ public:
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    // Kernels run from their host copies; once the launches are lowered,
-    // the kernel modules have no use left.
+    // Kernels run from their host copies, or from the modules the binaries'
+    // constructors load; once the launches are lowered, the kernel modules
+    // and binaries have no use left.
     for (auto deviceModule :
          llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>()))
       deviceModule.erase();
+    for (auto binary :
+         llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>()))
+      binary.erase();
   }
 };
 

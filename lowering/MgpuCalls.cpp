@@ -51,6 +51,9 @@ const MgpuFunctionInfo kMgpuFunctions[] = {
 #define MGPU_FUNCTION(RET, NAME, PARAMS)                                       \
   {#NAME, &FunctionTypeOf<RET PARAMS>::get},
 #include "wrappers/HostKernelAbi.def"
+#define MGPU_FUNCTION(RET, NAME, PARAMS)                                       \
+  {#NAME, &FunctionTypeOf<RET PARAMS>::get},
+#include "wrappers/DeviceKernelAbi.def"
 };
 
 const MgpuFunctionInfo &getInfo(MgpuFunction fn) {

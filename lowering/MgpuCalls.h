@@ -1,10 +1,10 @@
 //===- MgpuCalls.h - Emitting calls of the mgpu runtime ABI ---------------===//
 //
 // The lowering names runtime functions only through `MgpuFunction`, an enum
-// generated from wrappers/MgpuAbi.def and wrappers/HostKernelAbi.def, and
-// derives each function's LLVM type
-// from its C prototype there: a call the wrappers do not provide, or one with
-// the wrong signature, cannot be emitted.
+// generated from wrappers/MgpuAbi.def, HostKernelAbi.def and
+// DeviceKernelAbi.def, and derives each function's LLVM type from its C
+// prototype there: a call the wrappers do not provide, or one with the wrong
+// signature, cannot be emitted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +21,8 @@ enum class MgpuFunction {
 #include "wrappers/MgpuAbi.def"
 #define MGPU_FUNCTION(RET, NAME, PARAMS) NAME,
 #include "wrappers/HostKernelAbi.def"
+#define MGPU_FUNCTION(RET, NAME, PARAMS) NAME,
+#include "wrappers/DeviceKernelAbi.def"
 };
 
 /// The C name of `fn`.
