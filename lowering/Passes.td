@@ -151,6 +151,20 @@ def LowerVectorOps : Pass<"gpu-runner-lower-vector-ops"> {
   ];
 }
 
+def DumpGpuBinaries : Pass<"gpu-runner-dump-gpu-binaries",
+                             "::mlir::ModuleOp"> {
+  let summary = "Write the object of each gpu.binary to a file";
+  let description = [{
+    For looking at what the kernels compiled to: each `gpu.binary @name`
+    is written to `<dir>/<name>.<format>`, with `fatbin`, `cubin`, `ptx`,
+    `hsaco` or `ll` as the format says. The folder is created if needed.
+  }];
+  let options = [
+    Option<"directory", "dir", "std::string", /*default=*/"\".\"",
+           "The folder the files are written to">,
+  ];
+}
+
 def CheckLowered : Pass<"gpu-runner-check-lowered", "::mlir::ModuleOp"> {
   let summary = "Report anything left that is not in the LLVM dialect";
   let description = [{

@@ -5,12 +5,23 @@
 #include "lowering/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/AsyncToLLVM/AsyncToLLVM.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
 #include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -35,8 +46,15 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -46,6 +64,8 @@ StringRef getBackendName(Backend backend) {
   switch (backend) {
   case Backend::Host:
     return "host";
+  case Backend::Cuda:
+    return "cuda";
   }
   llvm_unreachable("unknown backend");
 }
@@ -59,6 +79,65 @@ void registerInputDialects(DialectRegistry &registry) {
                   scf::SCFDialect, ub::UBDialect, vector::VectorDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // What compiling kernels for a GPU target needs: the conversions that the
+  // NVVM lowering of a gpu.module applies to the dialects in it, ...
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertComplexToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
+  // ... and the translation and serialization of its result.
+  registerNVVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+}
+
+std::string getPtxFeaturesForChip(StringRef chip) {
+  unsigned version = 0;
+  StringRef digits = chip;
+  if (!digits.consume_front("sm_"))
+    return "";
+  char suffix = 0;
+  if (digits.ends_with("a") || digits.ends_with("f")) {
+    suffix = digits.back();
+    digits = digits.drop_back();
+  }
+  if (digits.getAsInteger(10, version) || version < 75)
+    return "";
+  // The first PTX ISA version of each chip, from the PTX ISA's release
+  // notes; sm_90 takes 8.0, as LLVM's NVPTX backend pairs them.
+  static const std::pair<unsigned, unsigned> firstPtx[] = {
+      {75, 64},  {80, 70},  {86, 71},  {87, 74},  {89, 78},  {90, 80},
+      {100, 86}, {101, 86}, {103, 88}, {110, 90}, {120, 87}, {121, 88},
+  };
+  unsigned ptx = 0;
+  for (auto [first, isa] : firstPtx)
+    if (first <= version)
+      ptx = std::max(ptx, isa);
+  // The architecture- and family-specific variants came with PTX 8.0
+  // (sm_90a) and 8.6 (the others), or with the chip itself.
+  if (suffix)
+    ptx = std::max(ptx, version == 90 ? 80u : 86u);
+  return "+ptx" + std::to_string(ptx);
+}
+
+std::string findCudaToolkit() {
+  SmallVector<std::string, 2> candidates;
+  if (const char *path = std::getenv("CUDA_PATH"); path && *path)
+    candidates.push_back(path);
+  candidates.push_back("/usr/local/cuda");
+  for (const std::string &candidate : candidates) {
+    SmallString<256> ptxas(candidate);
+    llvm::sys::path::append(ptxas, "bin", "ptxas");
+    if (llvm::sys::fs::can_execute(ptxas))
+      return candidate;
+  }
+  return "";
 }
 
 void registerPipelinePasses() {
@@ -67,6 +146,18 @@ void registerPipelinePasses() {
       "gpu-runner-host-pipeline",
       "The whole lowering gpu-runner-host runs before translation",
       [](OpPassManager &pm) { buildLoweringPipeline(pm, Backend::Host); });
+  PassPipelineRegistration<>(
+      "gpu-runner-cuda-pipeline",
+      "The whole lowering gpu-runner-cuda runs before translation, for sm_90 "
+      "with the toolkit that findCudaToolkit finds",
+      [](OpPassManager &pm) {
+        PipelineOptions options;
+        options.cudaToolkitPath = findCudaToolkit();
+        buildLoweringPipeline(pm, Backend::Cuda, options);
+      });
+  registerGpuNVVMAttachTarget();
+  registerGpuModuleToBinaryPass();
+  registerConvertGpuOpsToNVVMOpsPass();
   registerGpuKernelOutliningPass();
   registerConvertLinalgToLoopsPass();
   registerConvertComplexToStandardPass();
@@ -84,13 +175,58 @@ void registerPipelinePasses() {
   registerReconcileUnrealizedCastsPass();
 }
 
+namespace {
+
+/// Compiles every gpu.module into a gpu.binary for the NVVM target.
+void buildCudaKernelPipeline(OpPassManager &pm,
+                             const PipelineOptions &options) {
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.gpuChip;
+  target.features = options.gpuFeatures;
+  target.optLevel = options.gpuOptLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+
+  // The kernels' own dialects down to what the NVVM conversion takes;
+  // subgroup reductions become shuffles as on the host.
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createLowerGpuReductions());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createConvertComplexToStandardPass());
+  kernels.addPass(math::createMathExpandOpsPass(
+      math::MathExpandOpsPassOptions{{"clampf"}}));
+  kernels.addPass(createConvertVectorToSCFPass());
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(arith::createArithExpandOpsPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.cudaToolkitPath;
+  // Without ptxas, PTX that the driver compiles when the module is loaded.
+  binary.compilationTarget = options.cudaToolkitPath.empty() ? "isa" : "fatbin";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+} // namespace
+
 void buildLoweringPipeline(OpPassManager &pm, Backend backend,
                            const PipelineOptions &options) {
-  // Kernels: outline inline launches, reduce reductions to shuffles and
-  // barriers, then compile every kernel into host functions.
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createLowerGpuReductions());
-  pm.addPass(createHostKernels(HostKernelsOptions{options.splitBarriers}));
+  switch (backend) {
+  case Backend::Host:
+    // Reduce reductions to shuffles and barriers, then compile every
+    // kernel into host functions.
+    pm.addNestedPass<gpu::GPUModuleOp>(createLowerGpuReductions());
+    pm.addPass(createHostKernels(HostKernelsOptions{options.splitBarriers}));
+    break;
+  case Backend::Cuda:
+    buildCudaKernelPipeline(pm, options);
+    break;
+  }
+  if (!options.dumpGpuBinaryDir.empty())
+    pm.addPass(createDumpGpuBinaries(
+        DumpGpuBinariesOptions{options.dumpGpuBinaryDir}));
   // gpu ops in async.execute regions become asynchronous on tokens.
   pm.addPass(createAsyncGpuRegions());
   // Host dialects down to what converts to LLVM directly.

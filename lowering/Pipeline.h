@@ -6,11 +6,13 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <string>
+
 namespace gpu_runner {
 
-enum class Backend { Host };
+enum class Backend { Host, Cuda };
 
-/// The name of `backend` as the user sees it: "host".
+/// The name of `backend` as the user sees it: "host", "cuda".
 llvm::StringRef getBackendName(Backend backend);
 
 /// Registers the dialects a program may use, and what their lowering and
@@ -26,7 +28,33 @@ struct PipelineOptions {
   /// Run kernels whose barriers every thread reaches together as loops
   /// between the barriers (host backend); else all of them on fibers.
   bool splitBarriers = true;
+
+  /// CUDA: the chip kernels are compiled for, and the PTX version that goes
+  /// with it (getPtxFeaturesForChip).
+  std::string gpuChip = "sm_90";
+  std::string gpuFeatures = "+ptx80";
+  /// CUDA: the toolkit whose ptxas and fatbinary make fatbins; empty to
+  /// compile kernels to PTX only, which the driver compiles when loading it.
+  std::string cudaToolkitPath;
+  /// The optimization level of kernel code generation.
+  unsigned gpuOptLevel = 2;
+  /// Where each gpu.binary is written once compiled; empty for nowhere.
+  std::string dumpGpuBinaryDir;
 };
+
+/// The default chip of CUDA kernels where no device says otherwise.
+inline constexpr llvm::StringLiteral kDefaultCudaChip = "sm_90";
+
+/// The PTX version to pair with `chip` ("sm_90" -> "+ptx80"): one that LLVM
+/// accepts for the chip and CUDA 13's ptxas and driver take. Empty for a
+/// name that is not sm_XX, sm_XXa or sm_XXf, or for a chip older than sm_75,
+/// which CUDA 13 does not support.
+std::string getPtxFeaturesForChip(llvm::StringRef chip);
+
+/// The CUDA toolkit whose ptxas compiles kernels: $CUDA_PATH, else
+/// /usr/local/cuda, where bin/ptxas is an executable; empty when neither
+/// has one.
+std::string findCudaToolkit();
 
 /// Adds the passes that take a program from the input dialects to the LLVM
 /// dialect on `backend`, ending with the check that nothing else is left.

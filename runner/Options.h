@@ -84,6 +84,36 @@ struct RunnerOptions {
                      "for comparing the two)"),
       llvm::cl::cat(category)};
 
+  llvm::cl::opt<int> device{
+      "device",
+      llvm::cl::desc("The device that runs the program (default: 0); see "
+                     "--list-devices"),
+      llvm::cl::value_desc("N"), llvm::cl::init(0), llvm::cl::cat(category)};
+
+  llvm::cl::opt<bool> listDevices{
+      "list-devices",
+      llvm::cl::desc("Print the devices this backend runs programs on, one a "
+                     "line, and exit; exit status 1 when none answers"),
+      llvm::cl::cat(category)};
+
+  llvm::cl::opt<std::string> gpuChip{
+      "gpu-chip",
+      llvm::cl::desc("The chip kernels are compiled for, e.g. sm_90 (default: "
+                     "the device's chip when a device answers, else sm_90)"),
+      llvm::cl::value_desc("chip"), llvm::cl::cat(category)};
+
+  llvm::cl::opt<bool> compileOnly{
+      "compile-only",
+      llvm::cl::desc("Lower and compile the program (kernels included), but "
+                     "run nothing; needs no device"),
+      llvm::cl::cat(category)};
+
+  llvm::cl::opt<std::string> dumpGpuBinary{
+      "dump-gpu-binary",
+      llvm::cl::desc("Write each gpu.module's compiled binary to DIR as "
+                     "<name>.fatbin (or .ptx without ptxas)"),
+      llvm::cl::value_desc("DIR"), llvm::cl::cat(category)};
+
   /// The optimization level the last -O flag on the command line asks for.
   unsigned getOptLevel() const {
     unsigned level = 2, position = 0;

@@ -69,11 +69,64 @@ Type getEntryResultType(MLIRContext *context, EntryResult result) {
   llvm_unreachable("unknown entry result");
 }
 
+/// Prints "error: <message>" the way diagnostics without a location read.
+int fail(const Twine &message) {
+  llvm::errs() << "error: " << message << "\n";
+  return 1;
+}
+
 Backend getBackend() {
   StringRef name = backendName();
   if (name == "host")
     return Backend::Host;
+  if (name == "cuda")
+    return Backend::Cuda;
   llvm::report_fatal_error("no lowering pipeline for backend " + name);
+}
+
+/// Chooses what kernels are compiled for on `backend`: --gpu-chip, else the
+/// chip of the device that will run them, else the default; and the
+/// toolkit that compiles them. Notes on stderr what the user may not expect.
+LogicalResult choosePipelineTarget(Backend backend,
+                                   const RunnerOptions &options,
+                                   PipelineOptions &pipeline) {
+  if (backend != Backend::Cuda) {
+    if (!options.gpuChip.empty()) {
+      fail("--gpu-chip is for GPU backends; the " + getBackendName(backend) +
+           " backend runs kernels on the CPU");
+      return failure();
+    }
+    return success();
+  }
+  std::string chip = options.gpuChip;
+  if (chip.empty()) {
+    std::string deviceChip, error;
+    if (queryDeviceChip(options.device, deviceChip, error))
+      chip = deviceChip;
+    else if (!options.compileOnly) {
+      // Running needs the device: its error is the one to report.
+      fail(error);
+      return failure();
+    } else {
+      chip = kDefaultCudaChip.str();
+    }
+  }
+  pipeline.gpuChip = chip;
+  pipeline.gpuFeatures = getPtxFeaturesForChip(chip);
+  if (pipeline.gpuFeatures.empty()) {
+    fail("--gpu-chip=" + chip +
+         " is not a CUDA chip that CUDA 13 supports: use sm_75 or newer, "
+         "such as sm_80, sm_90 or sm_90a");
+    return failure();
+  }
+  pipeline.cudaToolkitPath = findCudaToolkit();
+  if (pipeline.cudaToolkitPath.empty())
+    llvm::errs() << "note: no ptxas found in $CUDA_PATH/bin or "
+                    "/usr/local/cuda/bin: kernels are compiled to PTX, which "
+                    "the driver compiles when loading them\n";
+  pipeline.gpuOptLevel = options.getOptLevel();
+  pipeline.dumpGpuBinaryDir = options.dumpGpuBinary;
+  return success();
 }
 
 void printVersion(raw_ostream &os) {
@@ -95,12 +148,6 @@ public:
 private:
   std::string &name;
 };
-
-/// Prints "error: <message>" the way diagnostics without a location read.
-int fail(const Twine &message) {
-  llvm::errs() << "error: " << message << "\n";
-  return 1;
-}
 
 /// Where a diagnostic about the whole program points: the `module` op when
 /// the file has one, else the start of the file (an implicit module has no
@@ -290,12 +337,17 @@ int runProgram(ModuleOp module, const RunnerOptions &options,
           (*jit)->addModule(std::move(llvmModule), std::move(llvmContext)))
     return fail(llvm::toString(std::move(error)));
 
-  std::string backendError;
-  if (!initializeBackend(BackendOptions(), backendError))
-    return fail(backendError);
+  // Looking the entry up compiles the program.
   auto entry = (*jit)->lookup(options.entryPoint);
   if (!entry)
     return fail(llvm::toString(entry.takeError()));
+  if (options.compileOnly)
+    return 0;
+  std::string backendError;
+  BackendOptions backendOptions;
+  backendOptions.device = options.device;
+  if (!initializeBackend(backendOptions, backendError))
+    return fail(backendError);
   // Global constructors may already call the runtime (module loads).
   if (llvm::Error error = (*jit)->initialize())
     return fail(llvm::toString(std::move(error)));
@@ -322,6 +374,17 @@ int runGpuRunnerMain(int argc, char **argv) {
       argc, argv,
       "gpu-runner: lower and run an MLIR program that uses the gpu dialect\n");
 
+  if (options.listDevices) {
+    std::string text, error;
+    if (!describeDevices(text, error))
+      return fail(error);
+    llvm::outs() << text;
+    return 0;
+  }
+  if (options.device < 0)
+    return fail("--device=" + std::to_string(options.device) +
+                " is negative; devices are numbered from 0");
+
   std::optional<EntryResult> entryResult =
       parseEntryResult(options.entryPointResult);
   if (!entryResult)
@@ -347,10 +410,14 @@ int runGpuRunnerMain(int argc, char **argv) {
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  Backend backend = getBackend();
   PipelineOptions pipelineOptions;
   pipelineOptions.splitBarriers = !options.noBarrierSplitting;
-  if (!module || failed(lowerProgram(*module, getBackend(), pipelineOptions,
-                                     options.printIRAfterAll)))
+  pipelineOptions.dumpGpuBinaryDir = options.dumpGpuBinary;
+  if (!module ||
+      failed(choosePipelineTarget(backend, options, pipelineOptions)) ||
+      failed(lowerProgram(*module, backend, pipelineOptions,
+                          options.printIRAfterAll)))
     return 1;
   if (options.printIRAfterLowering) {
     module->print(llvm::errs());
