@@ -33,6 +33,15 @@ struct RuntimeSymbol {
 /// from. The JIT resolves these names here and nowhere else.
 std::vector<RuntimeSymbol> getRuntimeSymbols();
 
+/// Writes one line per device the backend runs programs on, for
+/// --list-devices. Returns false with `error` when no device answers.
+bool describeDevices(std::string &text, std::string &error);
+
+/// The chip that kernels for `device` are compiled for ("sm_90"), or an
+/// empty string for a backend whose kernels run on the host. Returns false
+/// with `error` when the device does not answer (no driver, no such device).
+bool queryDeviceChip(int device, std::string &chip, std::string &error);
+
 /// Prepares the backend before any runtime call. On failure returns false
 /// and sets `error` to a sentence that says what is missing.
 bool initializeBackend(const BackendOptions &options, std::string &error);

@@ -15,6 +15,8 @@
 #include "wrappers/host/Fibers.h"
 #include "wrappers/host/Runtime.h"
 
+#include <algorithm>
+#include <thread>
 #include <vector>
 
 using namespace gpu_runner;
@@ -70,6 +72,23 @@ std::vector<RuntimeSymbol> getRuntimeSymbols() {
   {#NAME, reinterpret_cast<void *>(&NAME)},
 #include "wrappers/HostKernelAbi.def"
   };
+}
+
+bool describeDevices(std::string &text, std::string &error) {
+  text = "0: the host CPU (" +
+         std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
+         " hardware threads)\n";
+  return true;
+}
+
+bool queryDeviceChip(int device, std::string &chip, std::string &error) {
+  chip.clear();
+  Status status = runtime().setDefaultDevice(device);
+  if (!status.ok()) {
+    error = status.message();
+    return false;
+  }
+  return true;
 }
 
 bool initializeBackend(const BackendOptions &options, std::string &error) {

@@ -1,0 +1,110 @@
+//===- DriverApi.h - The CUDA driver API, loaded at run time --------------===//
+//
+// gpu-runner-cuda does not link against libcuda: a binary that did would not
+// start on a machine without the NVIDIA driver, where it should still print
+// its version, its help, compile kernels (--compile-only) and say clearly why
+// it cannot run a program. Instead the driver library is opened with dlopen
+// on first use, and every entry point the backend calls is looked up once
+// into one table.
+//
+// The table's members are named like the functions in cuda.h and are called
+// the same way (`driver().cuMemAlloc(...)`); cuda.h's macros map both to the
+// versioned symbols (cuMemAlloc_v2, ...), so the exported name that is looked
+// up is always the one the header's prototype describes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_WRAPPERS_CUDA_DRIVERAPI_H
+#define GPU_RUNNER_WRAPPERS_CUDA_DRIVERAPI_H
+
+#include "wrappers/common/RuntimeError.h"
+
+#include <cuda.h>
+
+#include <string>
+
+// Every driver entry point the backend uses.
+#define GPU_RUNNER_CUDA_DRIVER_FUNCTIONS(X)                                    \
+  X(cuInit)                                                                    \
+  X(cuDriverGetVersion)                                                        \
+  X(cuGetErrorName)                                                            \
+  X(cuGetErrorString)                                                          \
+  X(cuDeviceGetCount)                                                          \
+  X(cuDeviceGet)                                                               \
+  X(cuDeviceGetName)                                                           \
+  X(cuDeviceGetAttribute)                                                      \
+  X(cuDeviceTotalMem)                                                          \
+  X(cuDevicePrimaryCtxRetain)                                                  \
+  X(cuDevicePrimaryCtxRelease)                                                 \
+  X(cuCtxSetCurrent)                                                           \
+  X(cuCtxSynchronize)                                                          \
+  X(cuStreamCreate)                                                            \
+  X(cuStreamDestroy)                                                           \
+  X(cuStreamSynchronize)                                                       \
+  X(cuStreamQuery)                                                             \
+  X(cuStreamWaitEvent)                                                         \
+  X(cuEventCreate)                                                             \
+  X(cuEventDestroy)                                                            \
+  X(cuEventRecord)                                                             \
+  X(cuEventSynchronize)                                                        \
+  X(cuEventElapsedTime)                                                        \
+  X(cuMemGetInfo)                                                              \
+  X(cuMemAlloc)                                                                \
+  X(cuMemAllocManaged)                                                         \
+  X(cuMemAllocAsync)                                                           \
+  X(cuMemFree)                                                                 \
+  X(cuMemFreeAsync)                                                            \
+  X(cuMemcpyAsync)                                                             \
+  X(cuMemcpy2DAsync)                                                           \
+  X(cuMemcpy3DAsync)                                                           \
+  X(cuMemsetD8Async)                                                           \
+  X(cuMemsetD16Async)                                                          \
+  X(cuMemsetD32Async)                                                          \
+  X(cuMemsetD2D8Async)                                                         \
+  X(cuMemsetD2D16Async)                                                        \
+  X(cuMemsetD2D32Async)                                                        \
+  X(cuMemHostRegister)                                                         \
+  X(cuMemHostUnregister)                                                       \
+  X(cuModuleLoadData)                                                          \
+  X(cuModuleLoadDataEx)                                                        \
+  X(cuModuleUnload)                                                            \
+  X(cuModuleGetFunction)                                                       \
+  X(cuFuncGetAttribute)                                                        \
+  X(cuFuncSetAttribute)                                                        \
+  X(cuLaunchKernel)                                                            \
+  X(cuLaunchKernelEx)
+
+namespace gpu_runner {
+namespace cuda {
+
+/// Pointers to the driver's entry points, all non-null once loaded.
+struct DriverApi {
+#define GPU_RUNNER_DECLARE_ENTRY(NAME) decltype(&::NAME) NAME = nullptr;
+  GPU_RUNNER_CUDA_DRIVER_FUNCTIONS(GPU_RUNNER_DECLARE_ENTRY)
+#undef GPU_RUNNER_DECLARE_ENTRY
+};
+
+/// The name of the driver library that is opened.
+inline constexpr const char *kDriverLibrary = "libcuda.so.1";
+
+/// Opens the driver and calls cuInit, once per process; later calls return
+/// the first call's outcome. Fails with a sentence that names what is
+/// missing: no driver library, a driver too old for an entry point, or
+/// cuInit's error (no device, ...).
+Status loadDriver(const DriverApi *&api);
+
+/// The loaded driver; only valid after loadDriver succeeded.
+const DriverApi &driver();
+
+/// "CUDA_ERROR_OUT_OF_MEMORY: out of memory": a driver error's name and
+/// description, as every CUDA error message ends.
+std::string describeError(CUresult result);
+
+/// Success, or an error whose message is "<what>: <describeError(result)>",
+/// or just the description when `what` is empty.
+Status check(CUresult result, const std::string &what = "");
+
+} // namespace cuda
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_WRAPPERS_CUDA_DRIVERAPI_H

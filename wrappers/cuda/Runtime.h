@@ -1,0 +1,204 @@
+//===- Runtime.h - The CUDA backend's runtime, one method per mgpu op -----===//
+//
+// Everything the mgpu ABI does on the CUDA backend, as methods that return a
+// Status; MgpuWrappers.cpp is the thin extern "C" layer over one process-wide
+// instance that turns a failed Status into a fatal error at the op's
+// location.
+//
+// - Devices: one context per device (the driver's primary context), made
+//   current on every thread that calls in. gpu.set_default_device switches
+//   the device that later allocations, streams and module loads use.
+// - Tokens: the handles the program holds for streams and events are ids
+//   into a table, not driver handles, so that a token used after a gpu.wait
+//   released it is an error at that op rather than a use of a dead stream.
+//   Streams are created blocking, so the synchronous form of an op (the null
+//   stream) runs on the legacy default stream, after all work enqueued before
+//   it on any stream, and waits for it. Idle streams are kept for reuse.
+// - Memory: an allocation table of what gpu.alloc returned, checked by
+//   frees, copies and memsets (out of bounds, use after free, double free),
+//   and reported at exit for what was never freed.
+// - Kernels: a module is loaded once; each function is looked up once and
+//   remembers its name, so that launch errors, and faults noticed at a later
+//   synchronization, name the kernel and the launch that ran it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_WRAPPERS_CUDA_RUNTIME_H
+#define GPU_RUNNER_WRAPPERS_CUDA_RUNTIME_H
+
+#include "wrappers/common/RuntimeError.h"
+#include "wrappers/common/StridedCopy.h"
+#include "wrappers/cuda/DriverApi.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace gpu_runner {
+namespace cuda {
+
+class CudaRuntime {
+public:
+  CudaRuntime() = default;
+  CudaRuntime(const CudaRuntime &) = delete;
+  CudaRuntime &operator=(const CudaRuntime &) = delete;
+
+  /// Loads the driver and makes `device` the default device.
+  Status initialize(int device);
+  /// Waits for all work, reports a fault it surfaces, lists what the program
+  /// leaked in `leaks`, and releases everything.
+  struct Warning {
+    std::string loc;
+    std::string message;
+  };
+  Status finalize(std::vector<Warning> &leaks);
+
+  /// One line per device: "0: NVIDIA H200 (sm_90, 139.8 GiB)".
+  Status describeDevices(std::string &text);
+  /// The chip of `device`: "sm_90".
+  Status getDeviceChip(int device, std::string &chip);
+
+  Status setDefaultDevice(int32_t device);
+
+  // Tokens: see MgpuAbi.def. destroyStream, synchronizeStream and the
+  // dependency of joinStream take streams or events.
+  Status createStream(void *&stream);
+  Status destroyStream(void *token);
+  Status synchronizeStream(void *token);
+  Status joinStream(void *stream, void *dependency);
+  Status recordEventOnStream(void *stream, void *&event);
+  Status streamFromToken(void *token, void *&stream);
+  Status createEvent(void *&event);
+  Status destroyEvent(void *event);
+  Status recordEvent(void *event, void *stream);
+  Status synchronizeEvent(void *event);
+  Status streamWaitEvent(void *stream, void *event);
+
+  Status allocate(uint64_t bytes, void *stream, bool hostShared,
+                  const char *loc, void *&result);
+  Status free(void *ptr, void *stream, const char *loc);
+  Status memcpy(void *dst, const void *src, uint64_t bytes, void *stream);
+  Status memcpyStrided(int64_t rank, void *dstDescriptor, void *srcDescriptor,
+                       int64_t elementSizeBytes, void *stream);
+  Status memset(void *dst, uint64_t value, int64_t elementSizeBytes,
+                uint64_t count, void *stream);
+  Status memsetStrided(int64_t rank, void *descriptor, int64_t elementSizeBytes,
+                       uint64_t value, void *stream);
+  Status hostRegister(void *ptr, uint64_t bytes);
+  Status hostRegisterMemRef(int64_t rank, void *descriptor,
+                            int64_t elementSizeBytes);
+  Status hostUnregister(void *ptr);
+  Status hostUnregisterMemRef(int64_t rank, void *descriptor,
+                              int64_t elementSizeBytes);
+
+  /// `format` is a DeviceObjectFormat. Assembly (PTX) is compiled by the
+  /// driver with optimization level `optLevel` (0-4).
+  Status loadModule(const void *data, uint64_t bytes, int32_t format,
+                    int optLevel, void *&module);
+  Status unloadModule(void *module);
+  Status getFunction(void *module, const char *name, void *&function);
+
+  struct Launch {
+    int64_t cluster[3] = {1, 1, 1};
+    int64_t grid[3];
+    int64_t block[3];
+    int32_t sharedMemoryBytes = 0;
+    bool useCluster = false;
+  };
+  Status launch(void *function, const Launch &launch, void *stream,
+                void **params, const char *loc);
+
+private:
+  struct Device {
+    CUdevice handle = 0;
+    CUcontext context = nullptr;
+    bool memoryPools = false;
+    int maxSharedOptIn = 0;
+    int maxGrid[3] = {0, 0, 0};
+    int maxBlock[3] = {0, 0, 0};
+    int maxThreadsPerBlock = 0;
+    /// Streams a gpu.wait released once they were idle, for reuse.
+    std::vector<CUstream> idleStreams;
+  };
+  /// A kernel launch, remembered so that a fault noticed later names it.
+  struct LaunchRecord {
+    std::string kernel;
+    std::string loc;
+  };
+  struct Token {
+    bool isEvent = false;
+    int device = 0;
+    CUstream stream = nullptr;
+    CUevent event = nullptr;
+    LaunchRecord lastLaunch;
+  };
+  struct Module {
+    CUmodule handle = nullptr;
+    int device = 0;
+  };
+  struct Function {
+    CUfunction handle = nullptr;
+    const Module *module = nullptr;
+    std::string name;
+    int device = 0;
+    int staticSharedBytes = 0;
+    int maxThreads = 0;
+    /// The dynamic shared memory the function is currently allowed.
+    int dynamicSharedLimit = 48 * 1024;
+  };
+  struct Allocation {
+    uint64_t bytes = 0;
+    std::string loc;
+    bool managed = false;
+    bool freed = false;
+    std::string freeLoc;
+    int device = 0;
+  };
+
+  Status loadDriverLocked();
+  Status retainDevice(int device);
+  /// Makes the context of `device` current on the calling thread.
+  Status makeCurrent(int device);
+  /// The driver stream and device of a token (the legacy default stream of
+  /// the default device for null). Fails for an unknown or released token,
+  /// and for an event where a stream is needed.
+  Status resolveStream(void *token, CUstream &stream, int &device);
+  Status resolveToken(void *token, Token *&result);
+  void *addToken(Token token);
+  Status releaseStream(Token &token);
+  /// Waits for the null stream's work when `stream` is null.
+  Status finishIfSynchronous(void *token, CUstream stream);
+  /// Turns a driver error into a Status; an error a kernel left behind (an
+  /// illegal address, a trap, ...) is reported at the launch that most
+  /// likely caused it.
+  Status checkResult(CUresult result, const LaunchRecord *launch = nullptr);
+  /// Checks `bytes` at `ptr` against the allocation table: fine for memory
+  /// the table does not know (host memory, or device memory the program got
+  /// elsewhere).
+  Status checkRange(const void *ptr, uint64_t bytes, const char *what);
+  Status copyPlanned(const StridedCopyPlan &plan, CUstream stream);
+
+  std::mutex mutex;
+  const DriverApi *api = nullptr;
+  std::map<int, Device> devices;
+  int deviceCount = 0;
+  int defaultDevice = 0;
+  uint64_t nextTokenId = 1;
+  std::unordered_map<uint64_t, Token> tokens;
+  std::map<uintptr_t, Allocation> allocations;
+  uint64_t allocationSequence = 0;
+  std::vector<std::unique_ptr<Module>> modules;
+  std::vector<std::unique_ptr<Function>> functions;
+  /// Host ranges that gpu.host_register pinned: begin -> bytes.
+  std::map<uintptr_t, uint64_t> registered;
+  LaunchRecord lastLaunch;
+};
+
+} // namespace cuda
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_WRAPPERS_CUDA_RUNTIME_H
