@@ -3,9 +3,12 @@
 #
 # `--param backend=B` picks the runner under test (default: the default
 # backend's binary); the feature of the same name is set, so a test can say
-# `REQUIRES: host`.
+# `REQUIRES: host`. run/ runs only where the backend has a device; errors/
+# checks the host backend's messages.
 
 import os
+import subprocess
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -24,8 +27,41 @@ tools = config.gpu_runner_tools_dir
 # Longest name first: lit substitutes in order.
 config.substitutions.append(
     ("%gpu-runner-opt", os.path.join(tools, "gpu-runner-opt")))
+
+config.substitutions.append(
+    ("%gpu-runner-host", os.path.join(tools, "gpu-runner-host")))
+config.substitutions.append(("%python", sys.executable))
+
+# The CUDA binary, whatever the backend under test: cuda/ tests compile
+# kernels with it on machines without a GPU too.
+#   cuda-runner  gpu-runner-cuda was built
+#   cuda-device  it sees a GPU (--list-devices succeeds)
+#   ptxas        the CUDA toolkit's ptxas is there, so kernels become fatbins
+cuda_runner = os.path.join(tools, "gpu-runner-cuda")
+if os.path.exists(cuda_runner):
+    config.available_features.add("cuda-runner")
+    config.substitutions.append(("%gpu-runner-cuda", cuda_runner))
+    try:
+        probe = subprocess.run([cuda_runner, "--list-devices"],
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=60)
+        if probe.returncode == 0:
+            config.available_features.add("cuda-device")
+    except subprocess.TimeoutExpired:
+        lit_config.warning("gpu-runner-cuda --list-devices did not answer "
+                           "in 60 s; running as if there were no GPU")
+for toolkit in (os.environ.get("CUDA_PATH", ""), "/usr/local/cuda"):
+    if toolkit and os.access(os.path.join(toolkit, "bin", "ptxas"), os.X_OK):
+        config.available_features.add("ptxas")
+        break
+
 config.substitutions.append(
     ("%gpu-runner", os.path.join(tools, "gpu-runner-" + backend)))
+# Programs run only where the backend under test has a device: the host
+# backend always does, a GPU backend where a GPU answers.
+config.gpu_runner_backend_has_device = (
+    backend == "host" or backend + "-device" in config.available_features)
+config.gpu_runner_backend = backend
 
 # For tests of --shared-libs: LLVM's and MLIR's libraries, and what it takes
 # to build a library of the test's own.
