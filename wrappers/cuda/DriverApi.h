@@ -51,9 +51,7 @@
   X(cuMemGetInfo)                                                              \
   X(cuMemAlloc)                                                                \
   X(cuMemAllocManaged)                                                         \
-  X(cuMemAllocAsync)                                                           \
   X(cuMemFree)                                                                 \
-  X(cuMemFreeAsync)                                                            \
   X(cuMemcpyAsync)                                                             \
   X(cuMemcpy2DAsync)                                                           \
   X(cuMemcpy3DAsync)                                                           \

@@ -3,6 +3,7 @@
 #include "wrappers/cuda/Runtime.h"
 
 #include "wrappers/MgpuAbi.h"
+#include "wrappers/common/RectangularCopy.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -83,10 +84,6 @@ Status CudaRuntime::retainDevice(int device) {
   auto attribute = [&](CUdevice_attribute which, int &value) {
     return check(api->cuDeviceGetAttribute(&value, which, entry.handle));
   };
-  int pools = 0;
-  GPU_RUNNER_RETURN_IF_ERROR(
-      attribute(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, pools));
-  entry.memoryPools = pools != 0;
   GPU_RUNNER_RETURN_IF_ERROR(
       attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
                 entry.maxSharedOptIn));
@@ -429,17 +426,12 @@ Status CudaRuntime::allocate(uint64_t bytes, void *stream, bool hostShared,
   result = nullptr;
   if (bytes == 0)
     return Status(); // as cudaMalloc: nothing to allocate, a null pointer
+  // Allocated at once, even for an asynchronous op, as on the host backend:
+  // the memory is usable by anything enqueued later on any stream.
   CUdeviceptr pointer = 0;
-  CUresult status;
-  if (hostShared) {
-    // Managed memory is allocated synchronously; an asynchronous op still
-    // runs after its dependencies, which it joined already.
-    status = api->cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL);
-  } else if (stream && devices.at(device).memoryPools) {
-    status = api->cuMemAllocAsync(&pointer, bytes, driverStream);
-  } else {
-    status = api->cuMemAlloc(&pointer, bytes);
-  }
+  CUresult status =
+      hostShared ? api->cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL)
+                 : api->cuMemAlloc(&pointer, bytes);
   if (status == CUDA_ERROR_OUT_OF_MEMORY) {
     size_t freeBytes = 0, totalBytes = 0;
     api->cuMemGetInfo(&freeBytes, &totalBytes);
@@ -478,17 +470,12 @@ Status CudaRuntime::free(void *ptr, void *stream, const char *loc) {
                          describeOp(record.loc) + " was already freed by " +
                          describeOp(record.freeLoc));
   GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(record.device));
-  CUresult status;
-  if (stream && !record.managed && devices.at(device).memoryPools)
-    status = api->cuMemFreeAsync(devicePointer(ptr), driverStream);
-  else {
-    // cuMemFree waits for the device; an asynchronous free still runs after
-    // its stream's work.
-    if (stream)
-      GPU_RUNNER_RETURN_IF_ERROR(
-          checkResult(api->cuStreamSynchronize(driverStream)));
-    status = api->cuMemFree(devicePointer(ptr));
-  }
+  // An asynchronous free happens once its stream's work is done; cuMemFree
+  // then waits for the device's.
+  if (stream)
+    GPU_RUNNER_RETURN_IF_ERROR(
+        checkResult(api->cuStreamSynchronize(driverStream)));
+  CUresult status = api->cuMemFree(devicePointer(ptr));
   GPU_RUNNER_RETURN_IF_ERROR(checkResult(status));
   record.freed = true;
   record.freeLoc = loc ? loc : "";
@@ -543,52 +530,51 @@ Status CudaRuntime::memcpy(void *dst, const void *src, uint64_t bytes,
 }
 
 Status CudaRuntime::copyPlanned(const StridedCopyPlan &plan, CUstream stream) {
-  if (plan.runBytes == 0)
-    return Status();
-  size_t loops = plan.sizes.size();
-  auto pitchFits = [](int64_t stride, uint64_t width) {
-    return stride > 0 && static_cast<uint64_t>(stride) >= width &&
-           stride < (int64_t(1) << 31);
-  };
-  // The innermost loop becomes the rows of a 2-D copy where both sides step
-  // forward by at least a run; the loops around it are made here.
-  bool rows = loops > 0 &&
-              pitchFits(plan.dstStrides[loops - 1], plan.runBytes) &&
-              pitchFits(plan.srcStrides[loops - 1], plan.runBytes);
-  size_t outer = rows ? loops - 1 : loops;
-  std::vector<int64_t> index(outer, 0);
-  while (true) {
-    const char *src = plan.src;
-    char *dst = plan.dst;
-    for (size_t i = 0; i < outer; ++i) {
-      src += index[i] * plan.srcStrides[i];
-      dst += index[i] * plan.dstStrides[i];
-    }
+  Status status;
+  forEachRectangularCopy(plan, [&](const RectangularCopy &copy) {
     CUresult result;
-    if (rows) {
-      CUDA_MEMCPY2D copy;
-      std::memset(&copy, 0, sizeof(copy));
-      copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-      copy.srcDevice = devicePointer(src);
-      copy.srcPitch = static_cast<size_t>(plan.srcStrides[loops - 1]);
-      copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-      copy.dstDevice = devicePointer(dst);
-      copy.dstPitch = static_cast<size_t>(plan.dstStrides[loops - 1]);
-      copy.WidthInBytes = plan.runBytes;
-      copy.Height = static_cast<size_t>(plan.sizes[loops - 1]);
-      result = api->cuMemcpy2DAsync(&copy, stream);
-    } else {
-      result = api->cuMemcpyAsync(devicePointer(dst), devicePointer(src),
-                                  plan.runBytes, stream);
+    switch (copy.dimensions()) {
+    case 1:
+      result =
+          api->cuMemcpyAsync(devicePointer(copy.dst), devicePointer(copy.src),
+                             copy.widthBytes, stream);
+      break;
+    case 2: {
+      CUDA_MEMCPY2D params;
+      std::memset(&params, 0, sizeof(params));
+      params.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+      params.srcDevice = devicePointer(copy.src);
+      params.srcPitch = copy.srcPitch;
+      params.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+      params.dstDevice = devicePointer(copy.dst);
+      params.dstPitch = copy.dstPitch;
+      params.WidthInBytes = copy.widthBytes;
+      params.Height = copy.height;
+      result = api->cuMemcpy2DAsync(&params, stream);
+      break;
     }
-    GPU_RUNNER_RETURN_IF_ERROR(checkResult(result));
-    // Next index, innermost loop first.
-    size_t i = outer;
-    while (i > 0 && ++index[i - 1] == plan.sizes[i - 1])
-      index[--i] = 0;
-    if (i == 0)
-      return Status();
-  }
+    default: {
+      CUDA_MEMCPY3D params;
+      std::memset(&params, 0, sizeof(params));
+      params.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+      params.srcDevice = devicePointer(copy.src);
+      params.srcPitch = copy.srcPitch;
+      params.srcHeight = copy.srcHeight;
+      params.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+      params.dstDevice = devicePointer(copy.dst);
+      params.dstPitch = copy.dstPitch;
+      params.dstHeight = copy.dstHeight;
+      params.WidthInBytes = copy.widthBytes;
+      params.Height = copy.height;
+      params.Depth = copy.depth;
+      result = api->cuMemcpy3DAsync(&params, stream);
+      break;
+    }
+    }
+    status = checkResult(result);
+    return status.ok();
+  });
+  return status;
 }
 
 Status CudaRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
@@ -683,15 +669,41 @@ Status CudaRuntime::memsetStrided(int64_t rank, void *descriptor,
       checkRange(plan.range.begin, plan.range.bytes, "destination"));
   if (plan.runElements == 0)
     return finishIfSynchronous(stream, driverStream);
-  std::vector<int64_t> index(plan.sizes.size(), 0);
+  // The innermost loop becomes the rows of a 2-D memset where the driver
+  // has one (elements of up to 4 bytes) and the pitch fits.
+  size_t loops = plan.sizes.size();
+  uint64_t runBytes = plan.runElements * elementSizeBytes;
+  bool rows = elementSizeBytes <= 4 && loops >= 1 &&
+              plan.strides[loops - 1] >= static_cast<int64_t>(runBytes) &&
+              plan.strides[loops - 1] <= kMaxCopyPitch;
+  size_t outer = rows ? loops - 1 : loops;
+  std::vector<int64_t> index(outer, 0);
   while (true) {
     char *dst = plan.dst;
-    for (size_t i = 0; i < index.size(); ++i)
+    for (size_t i = 0; i < outer; ++i)
       dst += index[i] * plan.strides[i];
-    GPU_RUNNER_RETURN_IF_ERROR(
-        checkResult(fill(*api, devicePointer(dst), value, elementSizeBytes,
-                         plan.runElements, driverStream)));
-    size_t i = index.size();
+    CUresult result;
+    if (rows) {
+      auto pitch = static_cast<size_t>(plan.strides[loops - 1]);
+      auto height = static_cast<size_t>(plan.sizes[loops - 1]);
+      if (elementSizeBytes == 1)
+        result = api->cuMemsetD2D8Async(devicePointer(dst), pitch,
+                                        static_cast<unsigned char>(value),
+                                        plan.runElements, height, driverStream);
+      else if (elementSizeBytes == 2)
+        result = api->cuMemsetD2D16Async(
+            devicePointer(dst), pitch, static_cast<unsigned short>(value),
+            plan.runElements, height, driverStream);
+      else
+        result = api->cuMemsetD2D32Async(
+            devicePointer(dst), pitch, static_cast<unsigned int>(value),
+            plan.runElements, height, driverStream);
+    } else {
+      result = fill(*api, devicePointer(dst), value, elementSizeBytes,
+                    plan.runElements, driverStream);
+    }
+    GPU_RUNNER_RETURN_IF_ERROR(checkResult(result));
+    size_t i = outer;
     while (i > 0 && ++index[i - 1] == plan.sizes[i - 1])
       index[--i] = 0;
     if (i == 0)

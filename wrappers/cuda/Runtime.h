@@ -116,7 +116,6 @@ private:
   struct Device {
     CUdevice handle = 0;
     CUcontext context = nullptr;
-    bool memoryPools = false;
     int maxSharedOptIn = 0;
     int maxGrid[3] = {0, 0, 0};
     int maxBlock[3] = {0, 0, 0};
