@@ -8,11 +8,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/GpuRuntimeToLLVM.h"
+#include "lowering/Passes.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
 
@@ -84,4 +86,38 @@ void populateFloatAtomicsToLLVMPatterns(const LLVMTypeConverter &converter,
   patterns.add<FloatGenericAtomicRMWLowering>(converter, /*benefit=*/2);
 }
 
+} // namespace gpu_runner
+
+namespace gpu_runner {
+#define GEN_PASS_DEF_LOWERFLOATATOMICS
+#include "lowering/Passes.h.inc"
+} // namespace gpu_runner
+
+namespace gpu_runner {
+namespace {
+
+class LowerFloatAtomicsPass
+    : public impl::LowerFloatAtomicsBase<LowerFloatAtomicsPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    LLVMTypeConverter converter(context);
+    addGpuTypeConversions(converter);
+    RewritePatternSet patterns(context);
+    populateFloatAtomicsToLLVMPatterns(converter, patterns);
+    ConversionTarget target(*context);
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    target.addDynamicallyLegalOp<memref::GenericAtomicRMWOp>(
+        [](memref::GenericAtomicRMWOp op) {
+          return !isa<FloatType>(op.getResult().getType());
+        });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
 } // namespace gpu_runner

@@ -29,6 +29,30 @@ public:
     RewritePatternSet patterns(&getContext());
     populateGpuAllReducePatterns(patterns);
     populateGpuGlobalIdPatterns(patterns);
+    if (lowerSubgroupId) {
+      populateGpuSubgroupIdPatterns(patterns);
+      // What that rewrite leaves: the subgroup size, 32 on NVIDIA GPUs as
+      // on the host.
+      patterns.add(+[](gpu::SubgroupSizeOp op, PatternRewriter &rewriter) {
+        rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(op,
+                                                            kHostSubgroupSize);
+        return success();
+      });
+      // The block's threads in subgroups, the last one possibly partial.
+      patterns.add(+[](gpu::NumSubgroupsOp op, PatternRewriter &rewriter) {
+        Location loc = op.getLoc();
+        Value threads =
+            gpu::BlockDimOp::create(rewriter, loc, gpu::Dimension::x);
+        for (gpu::Dimension dimension : {gpu::Dimension::y, gpu::Dimension::z})
+          threads = arith::MulIOp::create(
+              rewriter, loc, threads,
+              gpu::BlockDimOp::create(rewriter, loc, dimension));
+        Value size =
+            arith::ConstantIndexOp::create(rewriter, loc, kHostSubgroupSize);
+        rewriter.replaceOpWithNewOp<arith::CeilDivUIOp>(op, threads, size);
+        return success();
+      });
+    }
     // Shuffles of up to 64 bits are native to the host runtime.
     populateGpuBreakDownSubgroupReducePatterns(patterns,
                                                /*maxShuffleBitwidth=*/64);

@@ -63,11 +63,29 @@ def LowerGpuReductions : Pass<"gpu-runner-lower-gpu-reductions",
     `block_id * block_dim + thread_id`. What is left for a backend to run is
     barriers and shuffles.
   }];
+  let options = [
+    Option<"lowerSubgroupId", "lower-subgroup-id", "bool", /*default=*/"false",
+           "Also rewrite gpu.subgroup_id as the thread's linear id divided "
+           "by the subgroup size, and gpu.subgroup_size as 32, for targets "
+           "without instructions for them">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::vector::VectorDialect",
   ];
+}
+
+def LowerFloatAtomics : Pass<"gpu-runner-lower-float-atomics"> {
+  let summary = "Lower memref.generic_atomic_rmw on floats to a cmpxchg loop "
+                "on the float's bits";
+  let description = [{
+    Upstream's memref lowering emits a cmpxchg on the float itself, which
+    does not verify. In kernels compiled for a GPU target this pass runs
+    before the target's conversion, which then converts the rest; the host
+    lowering applies the same pattern inside gpu-runner-gpu-to-llvm.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def HostKernels : Pass<"gpu-runner-host-kernels", "::mlir::ModuleOp"> {

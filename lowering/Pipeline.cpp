@@ -189,7 +189,8 @@ void buildCudaKernelPipeline(OpPassManager &pm,
   // The kernels' own dialects down to what the NVVM conversion takes;
   // subgroup reductions become shuffles as on the host.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createLowerGpuReductions());
+  kernels.addPass(createLowerGpuReductions(
+      LowerGpuReductionsOptions{/*lowerSubgroupId=*/true}));
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createConvertComplexToStandardPass());
   kernels.addPass(math::createMathExpandOpsPass(
@@ -198,6 +199,7 @@ void buildCudaKernelPipeline(OpPassManager &pm,
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(arith::createArithExpandOpsPass());
+  kernels.addPass(createLowerFloatAtomics());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createReconcileUnrealizedCastsPass());
 

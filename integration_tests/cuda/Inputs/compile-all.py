@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Compiles every program under the given folders with --compile-only and
+prints one line per program, "ok NAME" or "failed NAME" followed by the
+runner's errors; exits 1 if any failed. Programs whose RUN lines pass other
+flags are compiled with the entry point their first RUN line names; those
+that need a library of the test's own, or have no entry point, are listed as
+"skipped NAME".
+
+    compile-all.py RUNNER ROOT FOLDER...
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+# Programs that need more than the runner and the file: a library of the
+# test's own, or no entry point of their own.
+NEEDS_MORE = {"shared-libs.mlir", "examples.mlir"}
+
+
+def main():
+    runner, root, folders = sys.argv[1], sys.argv[2], sys.argv[3:]
+    failed = False
+    for folder in folders:
+        directory = os.path.join(root, folder)
+        for name in sorted(os.listdir(directory)):
+            if not name.endswith(".mlir"):
+                continue
+            label = folder + "/" + name
+            if name in NEEDS_MORE:
+                print("skipped " + label)
+                continue
+            path = os.path.join(directory, name)
+            # The entry point the first RUN line names, if it names one.
+            flags = []
+            run_lines = [line for line in open(path) if "RUN:" in line]
+            first = run_lines[0] if run_lines else ""
+            entry = re.search(r"(?:^|\s)(-e \S+)", first)
+            if entry:
+                flags += entry.group(1).split()
+            result_flag = re.search(r"--entry-point-result=[a-z0-9]+", first)
+            if result_flag:
+                flags.append(result_flag.group(0))
+            result = subprocess.run([runner, "--compile-only"] + flags + [path],
+                                    stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True)
+            if result.returncode == 0:
+                print("ok " + label)
+            else:
+                failed = True
+                print("failed " + label)
+                print(result.stdout)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
