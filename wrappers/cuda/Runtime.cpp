@@ -197,14 +197,23 @@ void *CudaRuntime::addToken(Token token) {
   return reinterpret_cast<void *>(static_cast<uintptr_t>(id));
 }
 
+bool CudaRuntime::isReleased(void *token) const {
+  uint64_t id = tokenId(token);
+  return id >= kFirstTokenId && id < nextTokenId && !tokens.count(id);
+}
+
 Status CudaRuntime::resolveToken(void *token, Token *&result) {
   auto it = tokens.find(tokenId(token));
-  if (it == tokens.end())
+  if (it != tokens.end()) {
+    result = &it->second;
+    return Status();
+  }
+  if (isReleased(token))
     return Status::error(
-        "the token's stream was already released: a gpu.wait (or a join into "
-        "another stream) released it, and it cannot take new work");
-  result = &it->second;
-  return Status();
+        "the stream of this op's async dependency was already released by a "
+        "gpu.wait (or joined into another stream), and cannot take new work");
+  return Status::error("invalid stream handle " + formatPointer(token) +
+                       ": no stream or event of this program has it");
 }
 
 Status CudaRuntime::resolveStream(void *token, CUstream &stream, int &device) {
@@ -267,6 +276,9 @@ Status CudaRuntime::releaseStream(Token &token) {
 
 Status CudaRuntime::destroyStream(void *token) {
   std::lock_guard<std::mutex> lock(mutex);
+  // Releasing a token twice is fine: programs wait on a token twice.
+  if (isReleased(token))
+    return Status();
   Token *entry = nullptr;
   GPU_RUNNER_RETURN_IF_ERROR(resolveToken(token, entry));
   Token released = std::move(*entry);
@@ -276,6 +288,10 @@ Status CudaRuntime::destroyStream(void *token) {
 
 Status CudaRuntime::synchronizeStream(void *token) {
   std::unique_lock<std::mutex> lock(mutex);
+  // A released stream's work was waited for by the gpu.wait that released
+  // it, or by the stream it was joined into.
+  if (isReleased(token))
+    return Status();
   Token *entry = nullptr;
   GPU_RUNNER_RETURN_IF_ERROR(resolveToken(token, entry));
   GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(entry->device));
@@ -293,7 +309,7 @@ Status CudaRuntime::synchronizeStream(void *token) {
 
 Status CudaRuntime::joinStream(void *stream, void *dependency) {
   std::lock_guard<std::mutex> lock(mutex);
-  if (stream == dependency)
+  if (stream == dependency || isReleased(dependency))
     return Status();
   Token *target = nullptr, *source = nullptr;
   GPU_RUNNER_RETURN_IF_ERROR(resolveToken(stream, target));

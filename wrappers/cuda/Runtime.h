@@ -167,6 +167,8 @@ private:
   /// and for an event where a stream is needed.
   Status resolveStream(void *token, CUstream &stream, int &device);
   Status resolveToken(void *token, Token *&result);
+  /// Whether `token` was issued and has been released since.
+  bool isReleased(void *token) const;
   void *addToken(Token token);
   Status releaseStream(Token &token);
   /// Waits for the null stream's work when `stream` is null.
