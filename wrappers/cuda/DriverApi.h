@@ -17,6 +17,7 @@
 #ifndef GPU_RUNNER_WRAPPERS_CUDA_DRIVERAPI_H
 #define GPU_RUNNER_WRAPPERS_CUDA_DRIVERAPI_H
 
+#include "wrappers/common/GpuDriver.h"
 #include "wrappers/common/RuntimeError.h"
 
 #include <cuda.h>
@@ -86,9 +87,10 @@ struct DriverApi {
 inline constexpr const char *kDriverLibrary = "libcuda.so.1";
 
 /// Opens the driver and calls cuInit, once per process; later calls return
-/// the first call's outcome. Fails with a sentence that names what is
-/// missing: no driver library, a driver too old for an entry point, or
-/// cuInit's error (no device, ...).
+/// the first call's outcome. CudaDriver (DriverApi.cpp) is the GpuDriver
+/// over it that getGpuDriver() returns in gpu-runner-cuda. Fails with a
+/// sentence that names what is missing: no driver library, a driver too old for
+/// an entry point, or cuInit's error (no device, ...).
 Status loadDriver(const DriverApi *&api);
 
 /// The loaded driver; only valid after loadDriver succeeded.

@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/cuda/Runtime.h"
+#include "wrappers/common/GpuRuntime.h"
+#include "wrappers/cuda/DriverApi.h"
 
 #include "unittests/wrappers/TestSupport.h"
 
@@ -14,7 +15,6 @@
 
 using namespace gpu_runner;
 using namespace gpu_runner::test;
-using gpu_runner::cuda::CudaRuntime;
 
 namespace {
 
@@ -32,7 +32,7 @@ TEST_CASE("without a driver, the runtime says so and does nothing", "[cuda]") {
     WARN("the NVIDIA driver is installed here: nothing to check");
     return;
   }
-  CudaRuntime runtime;
+  GpuRuntime runtime(getGpuDriver());
   REQUIRE_ERROR(runtime.initialize(0), "the NVIDIA driver is not installed: "
                                        "libcuda.so.1 could not be loaded");
   std::string text;
@@ -54,7 +54,7 @@ TEST_CASE("without a driver, the runtime says so and does nothing", "[cuda]") {
   void *memory = nullptr;
   REQUIRE_ERROR(runtime.allocate(16, nullptr, false, "gpu.alloc", memory),
                 "the CUDA backend was not initialized");
-  std::vector<CudaRuntime::Warning> leaks;
+  std::vector<GpuRuntime::Warning> leaks;
   REQUIRE_OK(runtime.finalize(leaks));
   CHECK(leaks.empty());
 }

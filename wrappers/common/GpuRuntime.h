@@ -1,12 +1,13 @@
-//===- Runtime.h - The CUDA backend's runtime, one method per mgpu op -----===//
+//===- GpuRuntime.h - The GPU backends' runtime, one method per mgpu op ---===//
 //
-// Everything the mgpu ABI does on the CUDA backend, as methods that return a
-// Status; MgpuWrappers.cpp is the thin extern "C" layer over one process-wide
+// Everything the mgpu ABI does on a GPU backend (CUDA, HIP), as methods that
+// return a Status, over the vendor's API behind GpuDriver.h;
+// GpuWrappers.cpp is the thin extern "C" layer over one process-wide
 // instance that turns a failed Status into a fatal error at the op's
 // location.
 //
-// - Devices: one context per device (the driver's primary context), made
-//   current on every thread that calls in. gpu.set_default_device switches
+// - Devices: one context per device (CUDA's primary context), made current
+//   on every thread that calls in. gpu.set_default_device switches
 //   the device that later allocations, streams and module loads use.
 // - Tokens: the handles the program holds for streams and events are ids
 //   into a table, not driver handles, so that a token used after a gpu.wait
@@ -23,12 +24,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GPU_RUNNER_WRAPPERS_CUDA_RUNTIME_H
-#define GPU_RUNNER_WRAPPERS_CUDA_RUNTIME_H
+#ifndef GPU_RUNNER_WRAPPERS_COMMON_GPURUNTIME_H
+#define GPU_RUNNER_WRAPPERS_COMMON_GPURUNTIME_H
 
+#include "wrappers/common/GpuDriver.h"
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/common/StridedCopy.h"
-#include "wrappers/cuda/DriverApi.h"
 
 #include <cstdint>
 #include <map>
@@ -39,13 +40,13 @@
 #include <vector>
 
 namespace gpu_runner {
-namespace cuda {
 
-class CudaRuntime {
+class GpuRuntime {
 public:
-  CudaRuntime() = default;
-  CudaRuntime(const CudaRuntime &) = delete;
-  CudaRuntime &operator=(const CudaRuntime &) = delete;
+  /// `driver` outlives the runtime.
+  explicit GpuRuntime(GpuDriver &driver) : driver(driver) {}
+  GpuRuntime(const GpuRuntime &) = delete;
+  GpuRuntime &operator=(const GpuRuntime &) = delete;
 
   /// Loads the driver and makes `device` the default device.
   Status initialize(int device);
@@ -59,7 +60,7 @@ public:
 
   /// One line per device: "0: NVIDIA H200 (sm_90, 139.8 GiB)".
   Status describeDevices(std::string &text);
-  /// The chip of `device`: "sm_90".
+  /// The chip of `device`: "sm_90", "gfx90a".
   Status getDeviceChip(int device, std::string &chip);
 
   Status setDefaultDevice(int32_t device);
@@ -113,15 +114,11 @@ public:
                 void **params, const char *loc);
 
 private:
+  using Result = GpuDriver::Result;
   struct Device {
-    CUdevice handle = 0;
-    CUcontext context = nullptr;
-    int maxSharedOptIn = 0;
-    int maxGrid[3] = {0, 0, 0};
-    int maxBlock[3] = {0, 0, 0};
-    int maxThreadsPerBlock = 0;
+    GpuDeviceInfo info;
     /// Streams a gpu.wait released once they were idle, for reuse.
-    std::vector<CUstream> idleStreams;
+    std::vector<void *> idleStreams;
   };
   /// A kernel launch, remembered so that a fault noticed later names it.
   struct LaunchRecord {
@@ -131,23 +128,23 @@ private:
   struct Token {
     bool isEvent = false;
     int device = 0;
-    CUstream stream = nullptr;
-    CUevent event = nullptr;
+    void *stream = nullptr;
+    void *event = nullptr;
     LaunchRecord lastLaunch;
   };
   struct Module {
-    CUmodule handle = nullptr;
+    void *handle = nullptr;
     int device = 0;
   };
   struct Function {
-    CUfunction handle = nullptr;
+    void *handle = nullptr;
     const Module *module = nullptr;
     std::string name;
     int device = 0;
-    int staticSharedBytes = 0;
-    int maxThreads = 0;
+    int64_t staticSharedBytes = 0;
+    int64_t maxThreads = 0;
     /// The dynamic shared memory the function is currently allowed.
-    int dynamicSharedLimit = 48 * 1024;
+    int64_t dynamicSharedLimit = 48 * 1024;
   };
   struct Allocation {
     uint64_t bytes = 0;
@@ -159,39 +156,40 @@ private:
   };
 
   Status loadDriverLocked();
-  Status retainDevice(int device);
+  Status openDevice(int device);
   /// Makes the context of `device` current on the calling thread.
   Status makeCurrent(int device);
-  /// The driver stream and device of a token (the legacy default stream of
-  /// the default device for null). Fails for an unknown or released token,
-  /// and for an event where a stream is needed.
-  Status resolveStream(void *token, CUstream &stream, int &device);
+  /// The driver stream and device of a token (the null stream of the
+  /// default device for null). Fails for an unknown or released token, and
+  /// for an event where a stream is needed.
+  Status resolveStream(void *token, void *&stream, int &device);
   Status resolveToken(void *token, Token *&result);
   /// Whether `token` was issued and has been released since.
   bool isReleased(void *token) const;
   void *addToken(Token token);
+  Status takeIdleOrNewStream(int device, void *&stream);
   Status releaseStream(Token &token);
-  /// Waits for the null stream's work when `stream` is null.
-  Status finishIfSynchronous(void *token, CUstream stream);
-  /// Turns a driver error into a Status; an error a kernel left behind (an
-  /// illegal address, a trap, ...) is reported at the launch that most
-  /// likely caused it.
-  Status checkResult(CUresult result, const LaunchRecord *launch = nullptr);
+  /// Waits for the null stream's work when `token` is null.
+  Status finishIfSynchronous(void *token, void *stream);
+  /// Success, or an error "<name>: <meaning>" of `result`.
+  Status check(Result result) const;
+  /// Like check, but an error a kernel left behind (an illegal address, a
+  /// trap, ...) is reported at the launch that most likely caused it.
+  Status checkResult(Result result, const LaunchRecord *launch = nullptr);
   /// Checks `bytes` at `ptr` against the allocation table: fine for memory
   /// the table does not know (host memory, or device memory the program got
   /// elsewhere).
   Status checkRange(const void *ptr, uint64_t bytes, const char *what);
-  Status copyPlanned(const StridedCopyPlan &plan, CUstream stream);
 
+  GpuDriver &driver;
   std::mutex mutex;
-  const DriverApi *api = nullptr;
+  bool loaded = false;
   std::map<int, Device> devices;
   int deviceCount = 0;
   int defaultDevice = 0;
   uint64_t nextTokenId = 1;
   std::unordered_map<uint64_t, Token> tokens;
   std::map<uintptr_t, Allocation> allocations;
-  uint64_t allocationSequence = 0;
   std::vector<std::unique_ptr<Module>> modules;
   std::vector<std::unique_ptr<Function>> functions;
   /// Host ranges that gpu.host_register pinned: begin -> bytes.
@@ -199,7 +197,6 @@ private:
   LaunchRecord lastLaunch;
 };
 
-} // namespace cuda
 } // namespace gpu_runner
 
-#endif // GPU_RUNNER_WRAPPERS_CUDA_RUNTIME_H
+#endif // GPU_RUNNER_WRAPPERS_COMMON_GPURUNTIME_H
