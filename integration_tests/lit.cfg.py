@@ -50,6 +50,22 @@ if os.path.exists(cuda_runner):
     except subprocess.TimeoutExpired:
         lit_config.warning("gpu-runner-cuda --list-devices did not answer "
                            "in 60 s; running as if there were no GPU")
+# The HIP binary likewise:
+#   hip-runner  gpu-runner-hip was built
+#   hip-device  it sees an AMD GPU (--list-devices succeeds)
+hip_runner = os.path.join(tools, "gpu-runner-hip")
+if os.path.exists(hip_runner):
+    config.available_features.add("hip-runner")
+    config.substitutions.append(("%gpu-runner-hip", hip_runner))
+    try:
+        probe = subprocess.run([hip_runner, "--list-devices"],
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=60)
+        if probe.returncode == 0:
+            config.available_features.add("hip-device")
+    except subprocess.TimeoutExpired:
+        lit_config.warning("gpu-runner-hip --list-devices did not answer "
+                           "in 60 s; running as if there were no GPU")
 for toolkit in (os.environ.get("CUDA_PATH", ""), "/usr/local/cuda"):
     if toolkit and os.access(os.path.join(toolkit, "bin", "ptxas"), os.X_OK):
         config.available_features.add("ptxas")

@@ -20,6 +20,38 @@ using namespace mlir;
 namespace gpu_runner {
 namespace {
 
+/// gpu.subgroup_size as a constant.
+struct SubgroupSizeToConstant : OpRewritePattern<gpu::SubgroupSizeOp> {
+  SubgroupSizeToConstant(MLIRContext *context, int64_t size)
+      : OpRewritePattern(context), size(size) {}
+  LogicalResult matchAndRewrite(gpu::SubgroupSizeOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(op, size);
+    return success();
+  }
+  int64_t size;
+};
+
+/// gpu.num_subgroups: the block's threads in subgroups, the last one
+/// possibly partial.
+struct NumSubgroupsFromBlockSize : OpRewritePattern<gpu::NumSubgroupsOp> {
+  NumSubgroupsFromBlockSize(MLIRContext *context, int64_t size)
+      : OpRewritePattern(context), size(size) {}
+  LogicalResult matchAndRewrite(gpu::NumSubgroupsOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value threads = gpu::BlockDimOp::create(rewriter, loc, gpu::Dimension::x);
+    for (gpu::Dimension dimension : {gpu::Dimension::y, gpu::Dimension::z})
+      threads = arith::MulIOp::create(
+          rewriter, loc, threads,
+          gpu::BlockDimOp::create(rewriter, loc, dimension));
+    Value subgroup = arith::ConstantIndexOp::create(rewriter, loc, size);
+    rewriter.replaceOpWithNewOp<arith::CeilDivUIOp>(op, threads, subgroup);
+    return success();
+  }
+  int64_t size;
+};
+
 class LowerGpuReductionsPass
     : public impl::LowerGpuReductionsBase<LowerGpuReductionsPass> {
 public:
@@ -31,35 +63,17 @@ public:
     populateGpuGlobalIdPatterns(patterns);
     if (lowerSubgroupId) {
       populateGpuSubgroupIdPatterns(patterns);
-      // What that rewrite leaves: the subgroup size, 32 on NVIDIA GPUs as
-      // on the host.
-      patterns.add(+[](gpu::SubgroupSizeOp op, PatternRewriter &rewriter) {
-        rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(op,
-                                                            kHostSubgroupSize);
-        return success();
-      });
+      // What that rewrite leaves: the subgroup size.
+      int64_t size = subgroupSize;
+      patterns.add<SubgroupSizeToConstant>(&getContext(), size);
       // The block's threads in subgroups, the last one possibly partial.
-      patterns.add(+[](gpu::NumSubgroupsOp op, PatternRewriter &rewriter) {
-        Location loc = op.getLoc();
-        Value threads =
-            gpu::BlockDimOp::create(rewriter, loc, gpu::Dimension::x);
-        for (gpu::Dimension dimension : {gpu::Dimension::y, gpu::Dimension::z})
-          threads = arith::MulIOp::create(
-              rewriter, loc, threads,
-              gpu::BlockDimOp::create(rewriter, loc, dimension));
-        Value size =
-            arith::ConstantIndexOp::create(rewriter, loc, kHostSubgroupSize);
-        rewriter.replaceOpWithNewOp<arith::CeilDivUIOp>(op, threads, size);
-        return success();
-      });
+      patterns.add<NumSubgroupsFromBlockSize>(&getContext(), size);
     }
-    // Shuffles of up to 64 bits are native to the host runtime.
-    populateGpuBreakDownSubgroupReducePatterns(patterns,
-                                               /*maxShuffleBitwidth=*/64);
-    populateGpuLowerSubgroupReduceToShufflePatterns(patterns, kHostSubgroupSize,
-                                                    /*shuffleBitwidth=*/64);
+    populateGpuBreakDownSubgroupReducePatterns(patterns, shuffleBitwidth);
+    populateGpuLowerSubgroupReduceToShufflePatterns(patterns, subgroupSize,
+                                                    shuffleBitwidth);
     populateGpuLowerClusteredSubgroupReduceToShufflePatterns(
-        patterns, kHostSubgroupSize, /*shuffleBitwidth=*/64);
+        patterns, subgroupSize, shuffleBitwidth);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

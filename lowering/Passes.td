@@ -64,10 +64,16 @@ def LowerGpuReductions : Pass<"gpu-runner-lower-gpu-reductions",
     barriers and shuffles.
   }];
   let options = [
+    Option<"subgroupSize", "subgroup-size", "unsigned", /*default=*/"32",
+           "The target's subgroup size: 32 on the host and NVIDIA GPUs, 64 on "
+           "AMD's wave64 chips">,
+    Option<"shuffleBitwidth", "shuffle-bitwidth", "unsigned",
+           /*default=*/"64",
+           "The widest value one gpu.shuffle moves on the target">,
     Option<"lowerSubgroupId", "lower-subgroup-id", "bool", /*default=*/"false",
-           "Also rewrite gpu.subgroup_id as the thread's linear id divided "
-           "by the subgroup size, and gpu.subgroup_size as 32, for targets "
-           "without instructions for them">,
+           "Also rewrite gpu.subgroup_id, gpu.num_subgroups and "
+           "gpu.subgroup_size from the thread ids and the subgroup size, for "
+           "targets without instructions for them">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -12,6 +12,8 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
+#include "mlir/Conversion/GPUToROCDL/Runtimes.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
@@ -47,14 +49,17 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVM/ROCDL/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include <cstdlib>
+#include <unistd.h>
 
 using namespace mlir;
 
@@ -66,6 +71,8 @@ StringRef getBackendName(Backend backend) {
     return "host";
   case Backend::Cuda:
     return "cuda";
+  case Backend::Hip:
+    return "hip";
   }
   llvm_unreachable("unknown backend");
 }
@@ -93,6 +100,8 @@ void registerInputDialects(DialectRegistry &registry) {
   vector::registerConvertVectorToLLVMInterface(registry);
   // ... and the translation and serialization of its result.
   registerNVVMDialectTranslation(registry);
+  registerROCDLDialectTranslation(registry);
+  ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
   registerGPUDialectTranslation(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
 }
@@ -126,6 +135,84 @@ std::string getPtxFeaturesForChip(StringRef chip) {
   return "+ptx" + std::to_string(ptx);
 }
 
+bool isAmdgpuChip(StringRef chip) {
+  StringRef version = chip;
+  return version.consume_front("gfx") && version.size() >= 3 &&
+         llvm::all_of(version, llvm::isHexDigit);
+}
+
+unsigned getAmdgpuWaveSize(StringRef chip) {
+  return chip.starts_with("gfx9") && chip.size() == 6 ? 64 : 32;
+}
+
+llvm::Expected<std::string> findRocmPath() {
+  auto isRocmLayout = [](StringRef root) {
+    SmallString<256> bitcode(root), lld(root);
+    llvm::sys::path::append(bitcode, "amdgcn", "bitcode");
+    llvm::sys::path::append(lld, "llvm", "bin", "ld.lld");
+    return llvm::sys::fs::is_directory(bitcode) &&
+           llvm::sys::fs::can_execute(lld);
+  };
+  if (const char *path = std::getenv("ROCM_PATH"); path && *path) {
+    if (isRocmLayout(path))
+      return std::string(path);
+  }
+  if (isRocmLayout("/opt/rocm"))
+    return std::string("/opt/rocm");
+
+  // Debian's packages put the pieces elsewhere: link them into the layout.
+  StringRef amdgcn;
+  for (StringRef candidate :
+       {"/usr/lib/x86_64-linux-gnu/amdgcn", "/usr/lib/aarch64-linux-gnu/amdgcn",
+        "/usr/lib/amdgcn"})
+    if (llvm::sys::fs::is_directory(candidate + "/bitcode")) {
+      amdgcn = candidate;
+      break;
+    }
+  if (amdgcn.empty())
+    return llvm::createStringError(
+        "the ROCm device libraries are not installed (no amdgcn/bitcode "
+        "under $ROCM_PATH, /opt/rocm or /usr/lib): install rocm-device-libs, "
+        "or set ROCM_PATH");
+  StringRef lld;
+  for (StringRef candidate :
+       {"/usr/lib/llvm-22/bin/ld.lld", "/usr/bin/ld.lld-22", "/usr/bin/ld.lld"})
+    if (llvm::sys::fs::can_execute(candidate)) {
+      lld = candidate;
+      break;
+    }
+  if (lld.empty())
+    return llvm::createStringError(
+        "ld.lld is not installed: install lld-22, or set ROCM_PATH");
+
+  SmallString<256> root;
+  llvm::sys::path::system_temp_directory(/*erasedOnReboot=*/true, root);
+  llvm::sys::path::append(root,
+                          "gpu-runner-rocm-" + std::to_string(::getuid()));
+  SmallString<256> bin(root);
+  llvm::sys::path::append(bin, "llvm", "bin");
+  if (std::error_code error = llvm::sys::fs::create_directories(bin))
+    return llvm::createStringError("cannot create " + bin + ": " +
+                                   error.message());
+  SmallString<256> amdgcnLink(root), lldLink(bin);
+  llvm::sys::path::append(amdgcnLink, "amdgcn");
+  llvm::sys::path::append(lldLink, "ld.lld");
+  // Links made by a concurrent run are as good as ours.
+  const std::pair<StringRef, StringRef> links[] = {{amdgcn, amdgcnLink},
+                                                   {lld, lldLink}};
+  for (auto [target, link] : links) {
+    std::error_code error = llvm::sys::fs::create_link(target, link);
+    if (error && error != std::errc::file_exists)
+      return llvm::createStringError("cannot create the link " + link + ": " +
+                                     error.message());
+  }
+  if (!isRocmLayout(root))
+    return llvm::createStringError(
+        root + " does not link to the ROCm device libraries and ld.lld; "
+               "remove it, or set ROCM_PATH");
+  return std::string(root);
+}
+
 std::string findCudaToolkit() {
   SmallVector<std::string, 2> candidates;
   if (const char *path = std::getenv("CUDA_PATH"); path && *path)
@@ -155,7 +242,22 @@ void registerPipelinePasses() {
         options.cudaToolkitPath = findCudaToolkit();
         buildLoweringPipeline(pm, Backend::Cuda, options);
       });
+  PassPipelineRegistration<>(
+      "gpu-runner-hip-pipeline",
+      "The whole lowering gpu-runner-hip runs before translation, for gfx90a "
+      "with the ROCm layout that findRocmPath finds",
+      [](OpPassManager &pm) {
+        PipelineOptions options;
+        options.gpuChip = kDefaultHipChip.str();
+        if (auto path = findRocmPath())
+          options.rocmPath = *path;
+        else
+          llvm::consumeError(path.takeError());
+        buildLoweringPipeline(pm, Backend::Hip, options);
+      });
   registerGpuNVVMAttachTarget();
+  registerGpuROCDLAttachTarget();
+  registerConvertGpuOpsToROCDLOpsPass();
   registerGpuModuleToBinaryPass();
   registerConvertGpuOpsToNVVMOpsPass();
   registerGpuKernelOutliningPass();
@@ -177,20 +279,8 @@ void registerPipelinePasses() {
 
 namespace {
 
-/// Compiles every gpu.module into a gpu.binary for the NVVM target.
-void buildCudaKernelPipeline(OpPassManager &pm,
-                             const PipelineOptions &options) {
-  GpuNVVMAttachTargetOptions target;
-  target.chip = options.gpuChip;
-  target.features = options.gpuFeatures;
-  target.optLevel = options.gpuOptLevel;
-  pm.addPass(createGpuNVVMAttachTarget(target));
-
-  // The kernels' own dialects down to what the NVVM conversion takes;
-  // subgroup reductions become shuffles as on the host.
-  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createLowerGpuReductions(
-      LowerGpuReductionsOptions{/*lowerSubgroupId=*/true}));
+/// The kernels' own dialects down to what the GPU targets' conversions take.
+void addKernelDialectPasses(OpPassManager &kernels) {
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createConvertComplexToStandardPass());
   kernels.addPass(math::createMathExpandOpsPass(
@@ -200,6 +290,22 @@ void buildCudaKernelPipeline(OpPassManager &pm,
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(arith::createArithExpandOpsPass());
   kernels.addPass(createLowerFloatAtomics());
+}
+
+/// Compiles every gpu.module into a gpu.binary for the NVVM target.
+void buildCudaKernelPipeline(OpPassManager &pm,
+                             const PipelineOptions &options) {
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.gpuChip;
+  target.features = options.gpuFeatures;
+  target.optLevel = options.gpuOptLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+
+  // Subgroup reductions become shuffles as on the host.
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createLowerGpuReductions(LowerGpuReductionsOptions{
+      /*subgroupSize=*/32, /*shuffleBitwidth=*/32, /*lowerSubgroupId=*/true}));
+  addKernelDialectPasses(kernels);
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createReconcileUnrealizedCastsPass());
 
@@ -207,6 +313,34 @@ void buildCudaKernelPipeline(OpPassManager &pm,
   binary.toolkitPath = options.cudaToolkitPath;
   // Without ptxas, PTX that the driver compiles when the module is loaded.
   binary.compilationTarget = options.cudaToolkitPath.empty() ? "isa" : "fatbin";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+/// Compiles every gpu.module into a gpu.binary holding an AMDGPU code object.
+void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  GpuROCDLAttachTargetOptions target;
+  target.chip = options.gpuChip;
+  target.optLevel = options.gpuOptLevel;
+  unsigned waveSize = getAmdgpuWaveSize(options.gpuChip);
+  target.wave64Flag = waveSize == 64;
+  // Code object version 4: what the HIP runtime of ROCm 5 loads.
+  target.abiVersion = "400";
+  pm.addPass(createGpuROCDLAttachTarget(target));
+
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createLowerGpuReductions(LowerGpuReductionsOptions{
+      /*subgroupSize=*/waveSize, /*shuffleBitwidth=*/32,
+      /*lowerSubgroupId=*/true}));
+  addKernelDialectPasses(kernels);
+  ConvertGpuOpsToROCDLOpsOptions rocdl;
+  rocdl.chipset = options.gpuChip;
+  rocdl.runtime = gpu::amd::Runtime::HIP;
+  kernels.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.rocmPath;
+  binary.compilationTarget = "bin";
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
@@ -224,6 +358,9 @@ void buildLoweringPipeline(OpPassManager &pm, Backend backend,
     break;
   case Backend::Cuda:
     buildCudaKernelPipeline(pm, options);
+    break;
+  case Backend::Hip:
+    buildHipKernelPipeline(pm, options);
     break;
   }
   if (!options.dumpGpuBinaryDir.empty())

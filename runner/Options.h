@@ -98,8 +98,9 @@ struct RunnerOptions {
 
   llvm::cl::opt<std::string> gpuChip{
       "gpu-chip",
-      llvm::cl::desc("The chip kernels are compiled for, e.g. sm_90 (default: "
-                     "the device's chip when a device answers, else sm_90)"),
+      llvm::cl::desc("The chip kernels are compiled for, e.g. sm_90 or gfx90a "
+                     "(default: the device's chip when a device answers, "
+                     "else sm_90 on CUDA and gfx90a on HIP)"),
       llvm::cl::value_desc("chip"), llvm::cl::cat(category)};
 
   llvm::cl::opt<bool> compileOnly{
@@ -111,7 +112,8 @@ struct RunnerOptions {
   llvm::cl::opt<std::string> dumpGpuBinary{
       "dump-gpu-binary",
       llvm::cl::desc("Write each gpu.module's compiled binary to DIR as "
-                     "<name>.fatbin (or .ptx without ptxas)"),
+                     "<name>.fatbin on CUDA (.ptx without ptxas), "
+                     "<name>.hsaco on HIP"),
       llvm::cl::value_desc("DIR"), llvm::cl::cat(category)};
 
   /// The optimization level the last -O flag on the command line asks for.

@@ -81,6 +81,8 @@ Backend getBackend() {
     return Backend::Host;
   if (name == "cuda")
     return Backend::Cuda;
+  if (name == "hip")
+    return Backend::Hip;
   llvm::report_fatal_error("no lowering pipeline for backend " + name);
 }
 
@@ -90,7 +92,7 @@ Backend getBackend() {
 LogicalResult choosePipelineTarget(Backend backend,
                                    const RunnerOptions &options,
                                    PipelineOptions &pipeline) {
-  if (backend != Backend::Cuda) {
+  if (backend == Backend::Host) {
     if (!options.gpuChip.empty()) {
       fail("--gpu-chip is for GPU backends; the " + getBackendName(backend) +
            " backend runs kernels on the CPU");
@@ -98,6 +100,8 @@ LogicalResult choosePipelineTarget(Backend backend,
     }
     return success();
   }
+  pipeline.gpuOptLevel = options.getOptLevel();
+  pipeline.dumpGpuBinaryDir = options.dumpGpuBinary;
   std::string chip = options.gpuChip;
   if (chip.empty()) {
     std::string deviceChip, error;
@@ -108,10 +112,28 @@ LogicalResult choosePipelineTarget(Backend backend,
       fail(error);
       return failure();
     } else {
-      chip = kDefaultCudaChip.str();
+      chip =
+          (backend == Backend::Cuda ? kDefaultCudaChip : kDefaultHipChip).str();
     }
   }
   pipeline.gpuChip = chip;
+
+  if (backend == Backend::Hip) {
+    if (!isAmdgpuChip(chip)) {
+      fail("--gpu-chip=" + chip +
+           " is not an AMD GPU: use its gfx name, such as gfx90a or gfx942");
+      return failure();
+    }
+    llvm::Expected<std::string> rocmPath = findRocmPath();
+    if (!rocmPath) {
+      fail("cannot compile kernels for " + chip + ": " +
+           llvm::toString(rocmPath.takeError()));
+      return failure();
+    }
+    pipeline.rocmPath = *rocmPath;
+    return success();
+  }
+
   pipeline.gpuFeatures = getPtxFeaturesForChip(chip);
   if (pipeline.gpuFeatures.empty()) {
     fail("--gpu-chip=" + chip +
@@ -124,8 +146,6 @@ LogicalResult choosePipelineTarget(Backend backend,
     llvm::errs() << "note: no ptxas found in $CUDA_PATH/bin or "
                     "/usr/local/cuda/bin: kernels are compiled to PTX, which "
                     "the driver compiles when loading them\n";
-  pipeline.gpuOptLevel = options.getOptLevel();
-  pipeline.dumpGpuBinaryDir = options.dumpGpuBinary;
   return success();
 }
 

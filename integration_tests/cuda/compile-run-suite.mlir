@@ -2,8 +2,8 @@
 // what a GPU machine then runs (with --param backend=cuda) is known to get
 // through the NVVM lowering and ptxas here.
 // REQUIRES: cuda-runner, ptxas
-// RUN: %python %S/Inputs/compile-all.py %gpu-runner-cuda %S/.. run run/kernels run/host | FileCheck %s --implicit-check-not=failed
-// RUN: %python %S/Inputs/compile-all.py %gpu-runner-cuda %S/../.. examples benchmarks/kernels | FileCheck %s --check-prefix=OTHERS --implicit-check-not=failed
+// RUN: %python %S/../Inputs/compile-all.py %gpu-runner-cuda %S/.. run run/kernels run/host | FileCheck %s --implicit-check-not=failed
+// RUN: %python %S/../Inputs/compile-all.py %gpu-runner-cuda %S/../.. examples benchmarks/kernels | FileCheck %s --check-prefix=OTHERS --implicit-check-not=failed
 
 // CHECK: ok run/alloc-forms.mlir
 // CHECK: skipped run/examples.mlir

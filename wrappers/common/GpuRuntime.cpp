@@ -167,7 +167,8 @@ Status GpuRuntime::resolveToken(void *token, Token *&result) {
 
 Status GpuRuntime::resolveStream(void *token, void *&stream, int &device) {
   if (!loaded)
-    return Status::error("the CUDA backend was not initialized");
+    return Status::error(std::string("the ") + driver.vendor() +
+                         " backend was not initialized");
   if (!token) {
     stream = driver.getNullStream();
     device = defaultDevice;

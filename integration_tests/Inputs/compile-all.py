@@ -6,7 +6,7 @@ flags are compiled with the entry point their first RUN line names; those
 that need a library of the test's own, or have no entry point, are listed as
 "skipped NAME".
 
-    compile-all.py RUNNER ROOT FOLDER...
+    compile-all.py "RUNNER [FLAGS]" ROOT FOLDER...
 """
 
 import os
@@ -42,7 +42,8 @@ def main():
             result_flag = re.search(r"--entry-point-result=[a-z0-9]+", first)
             if result_flag:
                 flags.append(result_flag.group(0))
-            result = subprocess.run([runner, "--compile-only"] + flags + [path],
+            result = subprocess.run(runner.split() + ["--compile-only"] +
+                                    flags + [path],
                                     stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, text=True)
             if result.returncode == 0:
