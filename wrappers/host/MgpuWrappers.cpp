@@ -295,6 +295,34 @@ void mgpuSetDefaultDeviceAt(int32_t device, const char *loc) {
 }
 
 //===----------------------------------------------------------------------===//
+// Timers. Programs call these directly, so errors name the function.
+//===----------------------------------------------------------------------===//
+
+void *mgpuTimerCreate(void) {
+  void *timer = nullptr;
+  check(runtime().createTimer(timer), "mgpuTimerCreate");
+  return timer;
+}
+
+void mgpuTimerDestroy(void *timer) {
+  check(runtime().destroyTimer(timer), "mgpuTimerDestroy");
+}
+
+void mgpuTimerStart(void *timer, void *stream) {
+  check(runtime().startTimer(timer, stream), "mgpuTimerStart");
+}
+
+void mgpuTimerStop(void *timer, void *stream) {
+  check(runtime().stopTimer(timer, stream), "mgpuTimerStop");
+}
+
+int64_t mgpuTimerElapsedNs(void *timer) {
+  int64_t nanoseconds = 0;
+  check(runtime().timerElapsedNs(timer, nanoseconds), "mgpuTimerElapsedNs");
+  return nanoseconds;
+}
+
+//===----------------------------------------------------------------------===//
 // Kernels compiled for the host (HostKernelAbi.def).
 //===----------------------------------------------------------------------===//
 
