@@ -81,6 +81,10 @@ bool initializeBackend(const BackendOptions &options, std::string &error) {
   return true;
 }
 
+void synchronizeBackend() {
+  check(runtime().synchronizeStream(nullptr), nullptr);
+}
+
 void finalizeBackend() {
   std::vector<HostRuntime::Warning> leaks;
   check(runtime().finalize(leaks), nullptr);
