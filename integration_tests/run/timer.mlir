@@ -1,7 +1,8 @@
 // The timers of the runtime (mgpuTimer*) on a stream token: a point is
-// reached when the stream gets there. The start is reached at once (the
-// stream is idle); the copy and the stop are enqueued only after the program
-// slept 30 ms, so the region measures at least that. The copied data is
+// reached when the stream gets there. The start is reached soon (the stream
+// is idle); the copy and the stop are enqueued only after the program slept
+// 100 ms, so the region measures most of that (the margin is for the
+// stream's worker waking up late on a busy machine). The copied data is
 // checked, and a timer can be started again.
 // RUN: %gpu-runner %s | FileCheck %s
 
@@ -26,15 +27,15 @@ func.func @main() {
 
   %t0 = gpu.wait async
   func.call @mgpuTimerStart(%timer, %t0) : (!llvm.ptr, !gpu.async.token) -> ()
-  %us = arith.constant 30000 : i32
+  %us = arith.constant 100000 : i32
   func.call @usleep(%us) : (i32) -> i32
   %t1 = gpu.memcpy async [%t0] %dev, %host : memref<?xi32>, memref<?xi32>
   func.call @mgpuTimerStop(%timer, %t1) : (!llvm.ptr, !gpu.async.token) -> ()
   %ns = func.call @mgpuTimerElapsedNs(%timer) : (!llvm.ptr) -> i64
-  %min = arith.constant 30000000 : i64
+  %min = arith.constant 50000000 : i64
   %long = arith.cmpi sge, %ns, %min : i64
-  // CHECK: region with a 30 ms sleep took at least 30 ms: 1
-  vector.print str "region with a 30 ms sleep took at least 30 ms: "
+  // CHECK: region with a 100 ms sleep took at least 50 ms: 1
+  vector.print str "region with a 100 ms sleep took at least 50 ms: "
   vector.print %long : i1
 
   // Read again: the same figure.

@@ -58,6 +58,8 @@ TEST_CASE("a timer measures the work its stream ran between the points",
 
   Gate gate;
   REQUIRE_OK(timers.start(timer, stream));
+  // The start point is reached before the clock of the test starts.
+  REQUIRE_OK(streams.synchronize(stream));
   enqueueGated(streams, stream, gate);
   REQUIRE_OK(timers.stop(timer, stream));
   // The stop point is not reached while the stream is busy: the elapsed time
@@ -96,12 +98,12 @@ TEST_CASE("a point is reached when the stream gets there, not when it is "
   enqueueGated(streams, stream, gate);
   REQUIRE_OK(timers.start(timer, stream));
   REQUIRE_OK(timers.stop(timer, stream));
-  std::this_thread::sleep_for(50ms);
+  std::this_thread::sleep_for(200ms);
   gate.open();
   int64_t ns = -1;
   REQUIRE_OK(timers.elapsedNs(timer, ns));
   CHECK(ns >= 0);
-  CHECK(ns < 50 * kMs);
+  CHECK(ns < 200 * kMs);
   REQUIRE_OK(streams.destroy(stream));
 }
 
@@ -134,6 +136,7 @@ TEST_CASE("start and stop may be on different streams", "[timer]") {
   void *timer = createTimer(timers);
 
   REQUIRE_OK(timers.start(timer, a));
+  REQUIRE_OK(streams.synchronize(a));
   Gate gate;
   enqueueGated(streams, b, gate);
   REQUIRE_OK(timers.stop(timer, b));
@@ -153,6 +156,7 @@ TEST_CASE("a timer can be started again", "[timer]") {
 
   Gate gate;
   REQUIRE_OK(timers.start(timer, stream));
+  REQUIRE_OK(streams.synchronize(stream));
   enqueueGated(streams, stream, gate);
   REQUIRE_OK(timers.stop(timer, stream));
   DelayedOpener opener(gate, 40ms);
@@ -162,12 +166,13 @@ TEST_CASE("a timer can be started again", "[timer]") {
 
   // A new start forgets the old stop.
   REQUIRE_OK(timers.start(timer, stream));
-  REQUIRE_ERROR(timers.elapsedNs(timer, first), "started but not stopped");
+  int64_t unread = -1;
+  REQUIRE_ERROR(timers.elapsedNs(timer, unread), "started but not stopped");
   REQUIRE_OK(timers.stop(timer, stream));
   int64_t second = -1;
   REQUIRE_OK(timers.elapsedNs(timer, second));
   CHECK(second >= 0);
-  CHECK(second < 40 * kMs);
+  CHECK(second < first);
   REQUIRE_OK(streams.destroy(stream));
 }
 
