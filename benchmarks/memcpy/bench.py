@@ -233,9 +233,13 @@ def main():
     parser.add_argument("--rounds", type=int,
                         help="times each side runs each kind (default 3; "
                         "1 with --quick)")
+    parser.add_argument("--min-bytes", type=int,
+                        help="smallest copy of the sweep (default 4 KiB)")
     parser.add_argument("--max-bytes", type=int,
                         help="largest copy (default 1 GiB, capped by free "
                         "memory)")
+    parser.add_argument("--no-small", action="store_true",
+                        help="skip the small copies")
     parser.add_argument("--kinds", default=",".join(k for k, _, _ in KINDS),
                         help="comma-separated kinds to run (default: all)")
     parser.add_argument("--device", type=int, default=0,
@@ -264,8 +268,12 @@ def main():
     env = dict(os.environ)
     env["MEMCPY_BENCH_DEVICE"] = str(args.device)
     cap, device = memory_cap(baseline, args.backend, env)
+    if args.min_bytes:
+        params["MEMCPY_BENCH_MIN_BYTES"] = args.min_bytes
     if args.max_bytes:
         params["MEMCPY_BENCH_MAX_BYTES"] = args.max_bytes
+    if args.no_small:
+        params["MEMCPY_BENCH_SMALL_COPIES"] = 0
     if params["MEMCPY_BENCH_MAX_BYTES"] > cap:
         print("bench-memcpy: copies capped at %s by free memory" %
               size_text(cap), file=sys.stderr)
@@ -273,15 +281,16 @@ def main():
     env.update({k: str(v) for k, v in params.items()})
     runner_flags = ["--device=%d" % args.device] if args.device else []
 
-    # Ours, then native, for each kind and round: drifts of the machine hit
-    # both sides alike.
+    # Both sides of a kind back to back, the one that goes first swapped
+    # every round: drifts of the machine hit both sides alike.
     results = {}
     steps = rounds * len(kinds) * 2
     step = 0
     started = time.time()
     for round_ in range(rounds):
         for kind, entry, _ in kinds:
-            for side in ("ours", "native"):
+            sides = ("ours", "native")
+            for side in sides if round_ % 2 == 0 else sides[::-1]:
                 step += 1
                 if side == "ours":
                     command = [runner] + runner_flags + ["-e", entry, PROGRAM]
