@@ -39,7 +39,8 @@ public:
   virtual void copyToHost(void *dst, const void *src, uint64_t bytes) = 0;
   /// `copies` copies of `bytes` bytes from `src` to `dst`, in order, timed
   /// as memcpy.mlir times its batch: `deviceNs` where the copies ran,
-  /// `hostNs` the time spent issuing them.
+  /// `hostNs` the time spent issuing them. An asynchronous API issues one
+  /// untimed copy first, to keep its stream busy while the batch is issued.
   virtual void timeBatch(void *dst, const void *src, uint64_t bytes,
                          int64_t copies, int64_t &deviceNs,
                          int64_t &hostNs) = 0;
