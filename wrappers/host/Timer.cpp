@@ -125,9 +125,12 @@ Status TimerTable::elapsedNs(void *timer, int64_t &nanoseconds) {
   if (!state->stop)
     return Status::error("the timer was started but not stopped: call "
                          "mgpuTimerStop before reading the elapsed time");
-  // Start and stop may be on different streams: wait for both.
-  GPU_RUNNER_RETURN_IF_ERROR(waitFor(*state->start));
+  // Start and stop may be on different streams: wait for both, the stop
+  // first. Waiting for the start first would wake this thread in the middle
+  // of the timed work, which on a busy machine can cost the stream's worker
+  // its core.
   GPU_RUNNER_RETURN_IF_ERROR(waitFor(*state->stop));
+  GPU_RUNNER_RETURN_IF_ERROR(waitFor(*state->start));
   nanoseconds = state->stop->ns.load(std::memory_order_acquire) -
                 state->start->ns.load(std::memory_order_acquire);
   return Status();
