@@ -216,7 +216,53 @@ def plot(rows, backend, device, path):
                             capture_output=True)
     if result.returncode != 0:
         fail("gnuplot failed:\n" + result.stderr)
+    os.remove(data)
     return True
+
+
+def target_lines(rows, backend):
+    """The issue's targets against this run's figures: what they measured
+    and whether they were met. Figures, not a test: nothing fails here."""
+    def throughput(kind=None, at_least=0, exactly=None):
+        return [r for r in rows if r["measure"] == "throughput" and
+                (kind is None or r["kind"] == kind) and
+                r["bytes"] >= at_least and
+                (exactly is None or r["bytes"] == exactly)]
+
+    lines = []
+    if backend == "host":
+        at = throughput(exactly=256 << 20)
+        if at:
+            worst = min(at, key=lambda r: r["ratio"])
+            lines.append(("ours / libc >= 0.95 at 256 MiB, every kind",
+                          "lowest %.3f (%s)" % (worst["ratio"], worst["kind"]),
+                          worst["ratio"] >= 0.95))
+        return lines
+    big = throughput(at_least=64 << 20)
+    if big:
+        worst = min(big, key=lambda r: r["ratio"])
+        lines.append(("ours / native >= 0.98 from 64 MiB, every kind",
+                      "lowest %.3f (%s, %s)" % (worst["ratio"], worst["kind"],
+                                                size_text(worst["bytes"])),
+                      worst["ratio"] >= 0.98))
+    for kind in ("h2d-pinned", "d2h-pinned"):
+        sizes = throughput(kind)
+        if sizes:
+            link = max(r["native_gbps"] for r in sizes)
+            ours = max(r["ours_gbps"] for r in sizes)
+            lines.append(("%s within 10%% of the link's best" % kind,
+                          "ours best %.2f GB/s, native best %.2f GB/s" %
+                          (ours, link), ours >= 0.9 * link))
+    small = [r for r in rows if r["measure"] == "small"]
+    if small:
+        worst = max(small, key=lambda r: r["ours_host_us_per_copy"] -
+                    r["native_host_us_per_copy"])
+        added = (worst["ours_host_us_per_copy"] -
+                 worst["native_host_us_per_copy"])
+        lines.append(("< 1 us of added host time per small copy",
+                      "highest %.3f us (%s)" % (added, worst["kind"]),
+                      added < 1.0))
+    return lines
 
 
 def main():
@@ -368,6 +414,14 @@ def main():
                    row["ours_host_us_per_copy"] -
                    row["native_host_us_per_copy"]))
 
+    targets = target_lines(rows, args.backend)
+    if targets:
+        print()
+        print("targets (figures, not tests)")
+        for what, measured, met in targets:
+            print("  %-50s %-48s %s" % (what, measured,
+                                         "met" if met else "not met"))
+
     stem = os.path.join(out_dir, "memcpy-" + args.backend)
     fields = list(rows[0].keys()) if rows else []
     with open(stem + ".csv", "w", newline="") as out:
@@ -388,6 +442,8 @@ def main():
             "parameters": params,
             "convention": CONVENTION,
             "rows": rows,
+            "targets": [{"target": what, "measured": measured, "met": met}
+                        for what, measured, met in targets],
             "samples": [{
                 "side": side, "kind": kind, "measure": tag, "bytes": b,
                 "batches": [{"copies": c, "device_ns": d, "host_ns": h}
