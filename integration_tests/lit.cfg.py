@@ -7,6 +7,7 @@
 # checks the host backend's messages.
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -15,7 +16,7 @@ from lit.llvm import llvm_config
 
 config.name = "gpu-runner"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = ["Inputs", "CMakeLists.txt", "README.md"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.gpu_runner_obj_root
@@ -24,6 +25,17 @@ backend = lit_config.params.get("backend", config.gpu_runner_default_backend)
 config.available_features.add(backend)
 
 tools = config.gpu_runner_tools_dir
+# For the benchmark harnesses: the build folder, the Python that has
+# Debian's packages, and whether plots can be drawn. Before %gpu-runner,
+# which is a prefix of two of these names.
+config.substitutions.append(
+    ("%gpu-runner-build-dir", os.path.dirname(tools)))
+config.substitutions.append(("%system-python", "/usr/bin/python3"))
+config.substitutions.append(
+    ("%gpu-runner-source-dir", os.path.dirname(config.test_source_root)))
+if shutil.which("gnuplot"):
+    config.available_features.add("gnuplot")
+
 # Longest name first: lit substitutes in order.
 config.substitutions.append(
     ("%gpu-runner-opt", os.path.join(tools, "gpu-runner-opt")))

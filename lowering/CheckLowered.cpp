@@ -1,5 +1,6 @@
 //===- CheckLowered.cpp - Everything left must be LLVM dialect ------------===//
 
+#include "lowering/MgpuCalls.h"
 #include "lowering/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -50,6 +51,29 @@ public:
                           << " could not be converted to "
                           << op->getResultTypes();
     if (!leftovers.empty() || !casts.empty())
+      return signalPassFailure();
+
+    // Programs may call runtime functions themselves (the timers); the JIT
+    // binds a name to the C function whatever type the program declared, so
+    // a wrong declaration is caught here rather than as garbage at run time.
+    bool mismatch = false;
+    for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
+      std::optional<MgpuFunction> fn = lookupMgpuFunction(function.getName());
+      if (!fn || !function.isExternal())
+        continue;
+      LLVM::LLVMFunctionType expected =
+          getMgpuFunctionType(module.getContext(), *fn);
+      if (function.getFunctionType() == expected)
+        continue;
+      function.emitError() << "'" << function.getName()
+                           << "' is declared with type "
+                           << function.getFunctionType()
+                           << " once lowered, but gpu-runner's runtime "
+                              "defines it as "
+                           << expected;
+      mismatch = true;
+    }
+    if (mismatch)
       signalPassFailure();
   }
 };

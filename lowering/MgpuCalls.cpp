@@ -71,6 +71,13 @@ ModuleOp getEnclosingModule(OpBuilder &builder) {
 
 StringRef getMgpuFunctionName(MgpuFunction fn) { return getInfo(fn).name; }
 
+std::optional<MgpuFunction> lookupMgpuFunction(StringRef name) {
+  for (size_t i = 0; i < std::size(kMgpuFunctions); ++i)
+    if (name == kMgpuFunctions[i].name)
+      return static_cast<MgpuFunction>(i);
+  return std::nullopt;
+}
+
 LLVM::LLVMFunctionType getMgpuFunctionType(MLIRContext *context,
                                            MgpuFunction fn) {
   return getInfo(fn).getType(context);

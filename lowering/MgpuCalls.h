@@ -14,6 +14,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
+#include <optional>
+
 namespace gpu_runner {
 
 enum class MgpuFunction {
@@ -27,6 +29,9 @@ enum class MgpuFunction {
 
 /// The C name of `fn`.
 llvm::StringRef getMgpuFunctionName(MgpuFunction fn);
+
+/// The runtime function called `name`, if there is one.
+std::optional<MgpuFunction> lookupMgpuFunction(llvm::StringRef name);
 
 /// The LLVM type of `fn`, derived from its C prototype.
 mlir::LLVM::LLVMFunctionType getMgpuFunctionType(mlir::MLIRContext *context,

@@ -196,7 +196,9 @@ def CheckLowered : Pass<"gpu-runner-check-lowered", "::mlir::ModuleOp"> {
     the LLVM dialect; this pass turns any other op that is still present (an
     op without a lowering on this backend, or a type conversion left
     unresolved) into an error at its location that names it, instead of a
-    failure in translation or a silent partial conversion.
+    failure in translation or a silent partial conversion. It also checks
+    that every declaration of a runtime function (one a program calls itself,
+    such as the mgpuTimer* functions) has the type the runtime defines.
   }];
 }
 

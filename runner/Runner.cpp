@@ -36,8 +36,11 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <vector>
 
 using namespace mlir;
 
@@ -328,10 +331,58 @@ void callEntryPoint(void *entry, EntryResult result) {
   llvm::outs().flush();
 }
 
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// "1.234 ms": three decimals in the unit that fits `reference` seconds.
+struct TimeUnit {
+  const char *name;
+  double perSecond;
+};
+
+TimeUnit unitFor(double reference) {
+  if (reference < 1e-3)
+    return {"us", 1e6};
+  if (reference < 1.0)
+    return {"ms", 1e3};
+  return {"s", 1.0};
+}
+
+/// What --benchmark-repetitions reports: compile times, then the time per
+/// timed run. The runs do not include compilation.
+void printBenchmarkReport(const RunnerOptions &options, double lowerSeconds,
+                          double jitSeconds, std::vector<double> runs) {
+  std::sort(runs.begin(), runs.end());
+  size_t n = runs.size();
+  double median = n % 2 ? runs[n / 2] : (runs[n / 2 - 1] + runs[n / 2]) / 2;
+  TimeUnit unit = unitFor(median);
+  auto time = [&](double seconds) {
+    return llvm::format("%.3f %s", seconds * unit.perSecond, unit.name);
+  };
+  auto ms = [](double seconds) {
+    return llvm::format("%.3f ms", seconds * 1e3);
+  };
+  llvm::raw_ostream &os = llvm::errs();
+  os << "benchmark: entry point '" << options.entryPoint << "', backend "
+     << backendName() << "\n"
+     << "  warm-up runs:    " << options.benchmarkWarmup << " (not timed)\n"
+     << "  timed runs:      " << n << "\n"
+     << "  parse and lower: " << ms(lowerSeconds) << " (not in the runs)\n"
+     << "  JIT compile:     " << ms(jitSeconds) << " (not in the runs)\n"
+     << "  time per run:    min " << time(runs.front()) << ", median "
+     << time(median) << ", max " << time(runs.back()) << "\n";
+  os.flush();
+}
+
 /// Compiles the lowered `module` and runs its entry point; returns the exit
-/// status.
+/// status. `lowerSeconds` is what parsing and lowering took, for the
+/// benchmark report.
 int runProgram(ModuleOp module, const RunnerOptions &options,
-               EntryResult entryResult) {
+               EntryResult entryResult, double lowerSeconds) {
+  Clock::time_point jitStart = Clock::now();
   JitOptions jitOptions;
   jitOptions.optLevel = options.getOptLevel();
   jitOptions.sharedLibs.assign(options.sharedLibs.begin(),
@@ -372,7 +423,24 @@ int runProgram(ModuleOp module, const RunnerOptions &options,
   if (llvm::Error error = (*jit)->initialize())
     return fail(llvm::toString(std::move(error)));
 
-  callEntryPoint(*entry, entryResult);
+  double jitSeconds = secondsSince(jitStart);
+
+  if (options.benchmarkRepetitions == 0) {
+    callEntryPoint(*entry, entryResult);
+  } else {
+    // Each run ends when the work it enqueued is done, as a run of
+    // iree-benchmark-module does.
+    std::vector<double> runs;
+    unsigned total = options.benchmarkWarmup + options.benchmarkRepetitions;
+    for (unsigned run = 0; run < total; ++run) {
+      Clock::time_point start = Clock::now();
+      callEntryPoint(*entry, entryResult);
+      synchronizeBackend();
+      if (run >= options.benchmarkWarmup)
+        runs.push_back(secondsSince(start));
+    }
+    printBenchmarkReport(options, lowerSeconds, jitSeconds, std::move(runs));
+  }
 
   if (llvm::Error error = (*jit)->deinitialize())
     return fail(llvm::toString(std::move(error)));
@@ -410,6 +478,11 @@ int runGpuRunnerMain(int argc, char **argv) {
   if (!entryResult)
     return fail("--entry-point-result=" + options.entryPointResult +
                 " is not one of void, i32, i64, f32");
+  if (options.benchmarkWarmup.getNumOccurrences() &&
+      options.benchmarkRepetitions == 0)
+    return fail("--benchmark-warmup needs --benchmark-repetitions=N with N "
+                "at least 1");
+  Clock::time_point lowerStart = Clock::now();
 
   DialectRegistry registry;
   registerInputDialects(registry);
@@ -446,7 +519,7 @@ int runGpuRunnerMain(int argc, char **argv) {
   if (failed(checkEntryPoint(*module, options.entryPoint, *entryResult,
                              options.entryPointResult)))
     return 1;
-  return runProgram(*module, options, *entryResult);
+  return runProgram(*module, options, *entryResult, secondsSince(lowerStart));
 }
 
 } // namespace gpu_runner

@@ -46,6 +46,12 @@ bool queryDeviceChip(int device, std::string &chip, std::string &error);
 /// and sets `error` to a sentence that says what is missing.
 bool initializeBackend(const BackendOptions &options, std::string &error);
 
+/// Blocks until all work the program enqueued so far, on every stream, has
+/// run: the end of one timed run of the entry point (--benchmark-
+/// repetitions). Runtime errors found here stop the process with exit status
+/// 1 like any other. CUDA: cuCtxSynchronize.
+void synchronizeBackend();
+
 /// Called once the program's entry point has returned: waits for all work
 /// still queued, reports what the program leaked (device allocations,
 /// streams, ...) on stderr as warnings and releases the backend's

@@ -22,6 +22,8 @@
 // STEPS-NEXT: module {
 // STEPS-NEXT: llvm.func @main()
 
+// HELP: --benchmark-repetitions=<N>
+// HELP: --benchmark-warmup=<W>
 // HELP: --entry-point-result=<type>
 // HELP: --print-ir-after-all
 // HELP: --print-ir-after-lowering

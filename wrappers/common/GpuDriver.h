@@ -91,6 +91,11 @@ public:
   virtual Result recordEvent(void *event, void *stream) = 0;
   virtual Result synchronizeEvent(void *event) = 0;
   virtual Result streamWaitEvent(void *stream, void *event) = 0;
+  /// An event that records when it is reached, for timers.
+  virtual Result createTimingEvent(void *&event) = 0;
+  /// Milliseconds from `start` to `stop`, both reached.
+  virtual Result getElapsedMilliseconds(float &milliseconds, void *start,
+                                        void *stop) = 0;
 
   // Memory. Copies use unified addressing: any pointer, any direction.
   virtual Result allocate(void *&pointer, uint64_t bytes) = 0;

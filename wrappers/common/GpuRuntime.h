@@ -79,6 +79,15 @@ public:
   Status synchronizeEvent(void *event);
   Status streamWaitEvent(void *stream, void *event);
 
+  // Timers: see mgpuTimerCreate in MgpuAbi.def.
+  Status createTimer(void *&timer);
+  Status destroyTimer(void *timer);
+  Status startTimer(void *timer, void *stream);
+  Status stopTimer(void *timer, void *stream);
+  Status getTimerElapsedNs(void *timer, int64_t &nanoseconds);
+  /// Waits for all work on every device the program used.
+  Status synchronize();
+
   Status allocate(uint64_t bytes, void *stream, bool hostShared,
                   const char *loc, void *&result);
   Status free(void *ptr, void *stream, const char *loc);
@@ -146,6 +155,13 @@ private:
     /// The dynamic shared memory the function is currently allowed.
     int64_t dynamicSharedLimit = 48 * 1024;
   };
+  struct Timer {
+    int device = 0;
+    void *start = nullptr;
+    void *stop = nullptr;
+    bool started = false;
+    bool stopped = false;
+  };
   struct Allocation {
     uint64_t bytes = 0;
     std::string loc;
@@ -164,6 +180,9 @@ private:
   /// for an event where a stream is needed.
   Status resolveStream(void *token, void *&stream, int &device);
   Status resolveToken(void *token, Token *&result);
+  Status resolveTimer(void *timer, Timer *&result);
+  /// Records `event` of `timer` on `stream` (null: after all work so far).
+  Status recordTimerEvent(Timer &timer, void *&event, void *stream);
   /// Whether `token` was issued and has been released since.
   bool isReleased(void *token) const;
   void *addToken(Token token);
@@ -192,6 +211,7 @@ private:
   std::map<uintptr_t, Allocation> allocations;
   std::vector<std::unique_ptr<Module>> modules;
   std::vector<std::unique_ptr<Function>> functions;
+  std::map<void *, std::unique_ptr<Timer>> timers;
   /// Host ranges that gpu.host_register pinned: begin -> bytes.
   std::map<uintptr_t, uint64_t> registered;
   LaunchRecord lastLaunch;

@@ -73,6 +73,8 @@ bool initializeBackend(const BackendOptions &options, std::string &error) {
   return status.ok();
 }
 
+void synchronizeBackend() { check(runtime().synchronize(), nullptr); }
+
 void finalizeBackend() {
   std::vector<GpuRuntime::Warning> leaks;
   check(runtime().finalize(leaks), nullptr);
@@ -351,6 +353,34 @@ void mgpuLaunchClusterKernelAt(void *function, int64_t clusterX,
   launch.block[2] = blockZ;
   launch.sharedMemoryBytes = sharedMemoryBytes;
   check(runtime().launch(function, launch, stream, params, loc), loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Timers. Programs call these directly, so errors name the function.
+//===----------------------------------------------------------------------===//
+
+void *mgpuTimerCreate(void) {
+  void *timer = nullptr;
+  check(runtime().createTimer(timer), "mgpuTimerCreate");
+  return timer;
+}
+
+void mgpuTimerDestroy(void *timer) {
+  check(runtime().destroyTimer(timer), "mgpuTimerDestroy");
+}
+
+void mgpuTimerStart(void *timer, void *stream) {
+  check(runtime().startTimer(timer, stream), "mgpuTimerStart");
+}
+
+void mgpuTimerStop(void *timer, void *stream) {
+  check(runtime().stopTimer(timer, stream), "mgpuTimerStop");
+}
+
+int64_t mgpuTimerElapsedNs(void *timer) {
+  int64_t nanoseconds = 0;
+  check(runtime().getTimerElapsedNs(timer, nanoseconds), "mgpuTimerElapsedNs");
+  return nanoseconds;
 }
 
 } // extern "C"

@@ -248,6 +248,16 @@ public:
                                       static_cast<CUevent>(event), 0);
   }
 
+  Result createTimingEvent(void *&event) override {
+    return driver().cuEventCreate(reinterpret_cast<CUevent *>(&event),
+                                  CU_EVENT_DEFAULT);
+  }
+  Result getElapsedMilliseconds(float &milliseconds, void *start,
+                                void *stop) override {
+    return driver().cuEventElapsedTime(
+        &milliseconds, static_cast<CUevent>(start), static_cast<CUevent>(stop));
+  }
+
   Result allocate(void *&pointer, uint64_t bytes) override {
     CUdeviceptr address = 0;
     CUresult result = driver().cuMemAlloc(&address, bytes);

@@ -186,6 +186,17 @@ public:
                                     static_cast<hipEvent_t>(event), 0);
   }
 
+  Result createTimingEvent(void *&event) override {
+    return hip().hipEventCreateWithFlags(reinterpret_cast<hipEvent_t *>(&event),
+                                         hipEventDefault);
+  }
+  Result getElapsedMilliseconds(float &milliseconds, void *start,
+                                void *stop) override {
+    return hip().hipEventElapsedTime(&milliseconds,
+                                     static_cast<hipEvent_t>(start),
+                                     static_cast<hipEvent_t>(stop));
+  }
+
   Result allocate(void *&pointer, uint64_t bytes) override {
     return hip().hipMalloc(&pointer, bytes);
   }

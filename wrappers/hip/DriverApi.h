@@ -42,6 +42,7 @@
   X(hipEventDestroy)                                                           \
   X(hipEventRecord)                                                            \
   X(hipEventSynchronize)                                                       \
+  X(hipEventElapsedTime)                                                       \
   X(hipFree)                                                                   \
   X(hipMemcpyAsync)                                                            \
   X(hipMemcpy2DAsync)                                                          \

@@ -100,6 +100,10 @@ bool initializeBackend(const BackendOptions &options, std::string &error) {
   return true;
 }
 
+void synchronizeBackend() {
+  check(runtime().synchronizeStream(nullptr), nullptr);
+}
+
 void finalizeBackend() {
   std::vector<HostRuntime::Warning> leaks;
   check(runtime().finalize(leaks), nullptr);
@@ -311,6 +315,34 @@ void mgpuMemHostUnregisterMemRefAt(int64_t rank, void *descriptor,
 
 void mgpuSetDefaultDeviceAt(int32_t device, const char *loc) {
   check(runtime().setDefaultDevice(device), loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Timers. Programs call these directly, so errors name the function.
+//===----------------------------------------------------------------------===//
+
+void *mgpuTimerCreate(void) {
+  void *timer = nullptr;
+  check(runtime().createTimer(timer), "mgpuTimerCreate");
+  return timer;
+}
+
+void mgpuTimerDestroy(void *timer) {
+  check(runtime().destroyTimer(timer), "mgpuTimerDestroy");
+}
+
+void mgpuTimerStart(void *timer, void *stream) {
+  check(runtime().startTimer(timer, stream), "mgpuTimerStart");
+}
+
+void mgpuTimerStop(void *timer, void *stream) {
+  check(runtime().stopTimer(timer, stream), "mgpuTimerStop");
+}
+
+int64_t mgpuTimerElapsedNs(void *timer) {
+  int64_t nanoseconds = 0;
+  check(runtime().timerElapsedNs(timer, nanoseconds), "mgpuTimerElapsedNs");
+  return nanoseconds;
 }
 
 //===----------------------------------------------------------------------===//

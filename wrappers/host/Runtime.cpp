@@ -235,6 +235,26 @@ Status HostRuntime::hostUnregisterMemRef(int64_t rank, void *descriptor,
   return hostRegistry.unregisterRange(range.begin);
 }
 
+Status HostRuntime::createTimer(void *&timer) {
+  return timerTable.create(timer);
+}
+
+Status HostRuntime::destroyTimer(void *timer) {
+  return timerTable.destroy(timer);
+}
+
+Status HostRuntime::startTimer(void *timer, void *stream) {
+  return timerTable.start(timer, stream);
+}
+
+Status HostRuntime::stopTimer(void *timer, void *stream) {
+  return timerTable.stop(timer, stream);
+}
+
+Status HostRuntime::timerElapsedNs(void *timer, int64_t &nanoseconds) {
+  return timerTable.elapsedNs(timer, nanoseconds);
+}
+
 Status HostRuntime::setDefaultDevice(int32_t device) {
   if (device == 0)
     return Status();
@@ -281,6 +301,7 @@ Status HostRuntime::finalize(std::vector<Warning> &leaks) {
   leaks.clear();
   Status drained = streamManager.shutdown();
   kernelExecutor.shutdown();
+  timerTable.reset();
   GPU_RUNNER_RETURN_IF_ERROR(drained);
   for (const DeviceMemory::Leak &leak : deviceMemory.liveAllocations())
     leaks.push_back(Warning{leak.loc, std::to_string(leak.bytes) +

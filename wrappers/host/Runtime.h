@@ -19,6 +19,7 @@
 #include "wrappers/host/DeviceMemory.h"
 #include "wrappers/host/Kernel.h"
 #include "wrappers/host/Stream.h"
+#include "wrappers/host/Timer.h"
 
 #include <cstdint>
 #include <string>
@@ -73,6 +74,14 @@ public:
   Status hostUnregisterMemRef(int64_t rank, void *descriptor,
                               int64_t elementSizeBytes);
 
+  /// Timers (mgpuTimer*): a steady clock read where the stream gets to the
+  /// point; see TimerTable.
+  Status createTimer(void *&timer);
+  Status destroyTimer(void *timer);
+  Status startTimer(void *timer, void *stream);
+  Status stopTimer(void *timer, void *stream);
+  Status timerElapsedNs(void *timer, int64_t &nanoseconds);
+
   /// The host backend has one device, 0.
   Status setDefaultDevice(int32_t device);
 
@@ -96,14 +105,15 @@ public:
 
   /// Waits for all work, reports the first failure of a task, then lists
   /// every allocation never freed in `leaks` (oldest first), frees them,
-  /// forgets all streams, events and registrations, and joins the kernel
-  /// executor's workers. The runtime can be used again afterwards.
+  /// forgets all streams, events, timers and registrations, and joins the
+  /// kernel executor's workers. The runtime can be used again afterwards.
   Status finalize(std::vector<Warning> &leaks);
 
   DeviceMemory &memory() { return deviceMemory; }
   StreamManager &streams() { return streamManager; }
   HostRegistry &registry() { return hostRegistry; }
   KernelExecutor &kernels() { return kernelExecutor; }
+  TimerTable &timers() { return timerTable; }
 
 private:
   // Declared in this order so that the streams, whose tasks use the memory
@@ -112,6 +122,7 @@ private:
   HostRegistry hostRegistry;
   KernelExecutor kernelExecutor;
   StreamManager streamManager;
+  TimerTable timerTable{streamManager};
 };
 
 } // namespace gpu_runner

@@ -15,6 +15,7 @@
 
 #include "wrappers/host/Stream.h"
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <string>
@@ -46,6 +47,9 @@ struct StreamManager::StreamState {
   /// Tasks pushed and tasks finished (run, failed or skipped) so far.
   uint64_t enqueued = 0;
   uint64_t completed = 0;
+  /// The smallest `completed` count a waiter waits for; the worker wakes the
+  /// waiters only when it gets there, not after every task.
+  uint64_t wakeAt = UINT64_MAX;
   bool released = false;
   Worker *worker = nullptr;
   /// The first failure of a task; later tasks are skipped, as a GPU stream
@@ -103,8 +107,13 @@ void StreamManager::workerLoop(Worker &worker) {
         stream->errorLoc = task.loc ? task.loc : "";
         stream->errorMessage = status.message();
       }
-      ++stream->completed;
-      progress.notify_all();
+      // Waking every waiter after every task would cost the worker its core
+      // on a busy machine each time (a woken thread preempts it), for
+      // waiters that mostly go back to sleep.
+      if (++stream->completed >= stream->wakeAt) {
+        stream->wakeAt = UINT64_MAX;
+        progress.notify_all();
+      }
       continue;
     }
 
@@ -200,7 +209,14 @@ bool StreamManager::isDone(const Mark &mark) {
 
 void StreamManager::waitFor(std::unique_lock<std::mutex> &lock,
                             const Mark &mark) {
-  progress.wait(lock, [&] { return isDone(mark); });
+  while (!isDone(mark)) {
+    // Registered again after every wake-up: the worker clears its mark when
+    // it wakes the waiters, some of which may wait for more.
+    for (const auto &point : mark)
+      if (point.first->completed < point.second)
+        point.first->wakeAt = std::min(point.first->wakeAt, point.second);
+    progress.wait(lock);
+  }
 }
 
 Status StreamManager::firstError(const Mark &mark) const {
