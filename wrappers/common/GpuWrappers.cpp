@@ -120,15 +120,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                      static_cast<int64_t>(paramCount), "gpu.launch_func");
 }
 
-void *mgpuStreamCreate(void) { return mgpuStreamCreateAt("gpu.wait"); }
 
-void mgpuStreamDestroy(void *stream) {
-  mgpuStreamDestroyAt(stream, "gpu.wait");
-}
-
-void mgpuStreamSynchronize(void *stream) {
-  mgpuStreamSynchronizeAt(stream, "gpu.wait");
-}
 
 void mgpuStreamWaitEvent(void *stream, void *event) {
   check(runtime().streamWaitEvent(stream, event), "gpu.wait");
@@ -152,49 +144,21 @@ void mgpuEventRecord(void *event, void *stream) {
   check(runtime().recordEvent(event, stream), "gpu.wait");
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
-  return mgpuMemAllocAt(sizeBytes, stream, isHostShared, "gpu.alloc");
-}
 
-void mgpuMemFree(void *ptr, void *stream) {
-  mgpuMemFreeAt(ptr, stream, "gpu.dealloc");
-}
 
-void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
-  mgpuMemcpyAt(dst, src, sizeBytes, stream, "gpu.memcpy");
-}
 
-void mgpuMemset16(void *dst, uint16_t value, size_t count, void *stream) {
-  mgpuMemset16At(dst, value, count, stream, "gpu.memset");
-}
 
-void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream) {
-  mgpuMemset32At(dst, value, count, stream, "gpu.memset");
-}
 
 void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
   check(runtime().hostRegister(ptr, sizeBytes), "gpu.host_register");
 }
 
-void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
-                               int64_t elementSizeBytes) {
-  mgpuMemHostRegisterMemRefAt(rank, descriptor, elementSizeBytes,
-                              "gpu.host_register");
-}
 
 void mgpuMemHostUnregister(void *ptr) {
   check(runtime().hostUnregister(ptr), "gpu.host_unregister");
 }
 
-void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
-                                 int64_t elementSizeBytes) {
-  mgpuMemHostUnregisterMemRefAt(rank, descriptor, elementSizeBytes,
-                                "gpu.host_unregister");
-}
 
-void mgpuSetDefaultDevice(int32_t device) {
-  mgpuSetDefaultDeviceAt(device, "gpu.set_default_device");
-}
 
 //===----------------------------------------------------------------------===//
 // gpu-runner's own functions.

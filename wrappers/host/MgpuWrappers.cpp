@@ -138,15 +138,7 @@ void mgpuLaunchKernel(void *, intptr_t, intptr_t, intptr_t, intptr_t, intptr_t,
   gpuBinariesNotSupported("mgpuLaunchKernel");
 }
 
-void *mgpuStreamCreate(void) { return mgpuStreamCreateAt("gpu.wait"); }
 
-void mgpuStreamDestroy(void *stream) {
-  mgpuStreamDestroyAt(stream, "gpu.wait");
-}
-
-void mgpuStreamSynchronize(void *stream) {
-  mgpuStreamSynchronizeAt(stream, "gpu.wait");
-}
 
 void mgpuStreamWaitEvent(void *stream, void *event) {
   check(runtime().streamWaitEvent(stream, event), "gpu.wait");
@@ -170,50 +162,22 @@ void mgpuEventRecord(void *event, void *stream) {
   check(runtime().recordEvent(event, stream), "gpu.wait");
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
-  return mgpuMemAllocAt(sizeBytes, stream, isHostShared, "gpu.alloc");
-}
 
-void mgpuMemFree(void *ptr, void *stream) {
-  mgpuMemFreeAt(ptr, stream, "gpu.dealloc");
-}
 
-void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
-  mgpuMemcpyAt(dst, src, sizeBytes, stream, "gpu.memcpy");
-}
 
-void mgpuMemset16(void *dst, uint16_t value, size_t count, void *stream) {
-  mgpuMemset16At(dst, value, count, stream, "gpu.memset");
-}
 
-void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream) {
-  mgpuMemset32At(dst, value, count, stream, "gpu.memset");
-}
 
 void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
   check(runtime().hostRegister(ptr, sizeBytes, "gpu.host_register"),
         "gpu.host_register");
 }
 
-void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
-                               int64_t elementSizeBytes) {
-  mgpuMemHostRegisterMemRefAt(rank, descriptor, elementSizeBytes,
-                              "gpu.host_register");
-}
 
 void mgpuMemHostUnregister(void *ptr) {
   check(runtime().hostUnregister(ptr), "gpu.host_unregister");
 }
 
-void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
-                                 int64_t elementSizeBytes) {
-  mgpuMemHostUnregisterMemRefAt(rank, descriptor, elementSizeBytes,
-                                "gpu.host_unregister");
-}
 
-void mgpuSetDefaultDevice(int32_t device) {
-  check(runtime().setDefaultDevice(device), "gpu.set_default_device");
-}
 
 //===----------------------------------------------------------------------===//
 // gpu-runner's own functions.
