@@ -18,6 +18,7 @@
 #include "wrappers/common/GpuRuntime.h"
 #include "wrappers/common/RuntimeError.h"
 
+#include <array>
 #include <cstring>
 #include <vector>
 
@@ -35,6 +36,23 @@ GpuRuntime &runtime() {
 
 void check(const Status &status, const char *loc) {
   reportIfError(status, loc);
+}
+
+/// A launch, with thread block clusters when `cluster` is not null.
+void launchKernel(void *function, const std::array<int64_t, 3> *cluster,
+                  const std::array<int64_t, 3> &grid,
+                  const std::array<int64_t, 3> &block,
+                  int32_t sharedMemoryBytes, void *stream, void **params,
+                  const char *loc) {
+  GpuRuntime::Launch launch;
+  launch.useCluster = cluster != nullptr;
+  for (int i = 0; i < 3; ++i) {
+    launch.cluster[i] = cluster ? (*cluster)[i] : 1;
+    launch.grid[i] = grid[i];
+    launch.block[i] = block[i];
+  }
+  launch.sharedMemoryBytes = sharedMemoryBytes;
+  check(runtime().launch(function, launch, stream, params, loc), loc);
 }
 
 } // namespace
@@ -120,8 +138,6 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                      static_cast<int64_t>(paramCount), "gpu.launch_func");
 }
 
-
-
 void mgpuStreamWaitEvent(void *stream, void *event) {
   check(runtime().streamWaitEvent(stream, event), "gpu.wait");
 }
@@ -144,21 +160,13 @@ void mgpuEventRecord(void *event, void *stream) {
   check(runtime().recordEvent(event, stream), "gpu.wait");
 }
 
-
-
-
-
-
 void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
   check(runtime().hostRegister(ptr, sizeBytes), "gpu.host_register");
 }
 
-
 void mgpuMemHostUnregister(void *ptr) {
   check(runtime().hostUnregister(ptr), "gpu.host_unregister");
 }
-
-
 
 //===----------------------------------------------------------------------===//
 // gpu-runner's own functions.
@@ -287,15 +295,9 @@ void mgpuLaunchKernelAt(void *function, int64_t gridX, int64_t gridY,
                         int64_t gridZ, int64_t blockX, int64_t blockY,
                         int64_t blockZ, int32_t sharedMemoryBytes, void *stream,
                         void **params, int64_t, const char *loc) {
-  GpuRuntime::Launch launch;
-  launch.grid[0] = gridX;
-  launch.grid[1] = gridY;
-  launch.grid[2] = gridZ;
-  launch.block[0] = blockX;
-  launch.block[1] = blockY;
-  launch.block[2] = blockZ;
-  launch.sharedMemoryBytes = sharedMemoryBytes;
-  check(runtime().launch(function, launch, stream, params, loc), loc);
+  launchKernel(function, nullptr, {gridX, gridY, gridZ},
+               {blockX, blockY, blockZ}, sharedMemoryBytes, stream, params,
+               loc);
 }
 
 void mgpuLaunchClusterKernelAt(void *function, int64_t clusterX,
@@ -304,19 +306,10 @@ void mgpuLaunchClusterKernelAt(void *function, int64_t clusterX,
                                int64_t blockX, int64_t blockY, int64_t blockZ,
                                int32_t sharedMemoryBytes, void *stream,
                                void **params, int64_t, const char *loc) {
-  GpuRuntime::Launch launch;
-  launch.useCluster = true;
-  launch.cluster[0] = clusterX;
-  launch.cluster[1] = clusterY;
-  launch.cluster[2] = clusterZ;
-  launch.grid[0] = gridX;
-  launch.grid[1] = gridY;
-  launch.grid[2] = gridZ;
-  launch.block[0] = blockX;
-  launch.block[1] = blockY;
-  launch.block[2] = blockZ;
-  launch.sharedMemoryBytes = sharedMemoryBytes;
-  check(runtime().launch(function, launch, stream, params, loc), loc);
+  const std::array<int64_t, 3> cluster = {clusterX, clusterY, clusterZ};
+  launchKernel(function, &cluster, {gridX, gridY, gridZ},
+               {blockX, blockY, blockZ}, sharedMemoryBytes, stream, params,
+               loc);
 }
 
 //===----------------------------------------------------------------------===//
