@@ -4,11 +4,13 @@
 // Each step of the lowering can be shown, in order.
 // RUN: %gpu-runner --print-ir-after-all %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STEPS
 // The compiled object can be written out, under its default name or another.
+// obj2yaml reads it: unlike llvm-objdump it needs no libLLVM, so the test
+// runs on a machine with only the bundle of scripts/device-bundle.
 // RUN: rm -rf %t && mkdir %t && cp %s %t/program.mlir
 // RUN: %gpu-runner --dump-object-file %t/program.mlir
-// RUN: llvm-objdump -t %t/program.mlir.o | FileCheck %s --check-prefix=OBJECT
+// RUN: obj2yaml %t/program.mlir.o | FileCheck %s --check-prefix=OBJECT
 // RUN: %gpu-runner --dump-object-file --object-filename=%t/other.o %s
-// RUN: llvm-objdump -t %t/other.o | FileCheck %s --check-prefix=OBJECT
+// RUN: obj2yaml %t/other.o | FileCheck %s --check-prefix=OBJECT
 
 // VERSION: gpu-runner {{[0-9]+\.[0-9]+\.[0-9]+}}
 // VERSION-NEXT: backend: host
@@ -27,7 +29,9 @@
 // HELP: --print-ir-after-lowering
 // HELP: --shared-libs=<path,...>
 
-// OBJECT: {{ F .text.*}} main
+// OBJECT:      - Name: main{{$}}
+// OBJECT-NEXT:   Type: STT_FUNC
+// OBJECT-NEXT:   Section: .text
 
 func.func @main() {
   return
