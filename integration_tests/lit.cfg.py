@@ -90,12 +90,16 @@ config.substitutions.append(
 config.gpu_runner_backend_has_device = (
     backend == "host" or backend + "-device" in config.available_features)
 config.gpu_runner_backend = backend
+config.substitutions.append(("%{backend}", backend))
 
 # For tests of --shared-libs: LLVM's and MLIR's libraries, and what it takes
 # to build a library of the test's own.
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(("%llvm_include_dir", config.llvm_include_dir))
 config.substitutions.append(("%host_cxx", config.host_cxx))
+# A machine without a C++ compiler (a GPU machine, say) has none.
+if config.host_cxx:
+    config.available_features.add("host-cxx")
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()

@@ -2,6 +2,7 @@
 // symbol table, and one that exports them through MLIR's ExecutionEngine
 // init function, under names its symbol table does not have. Naming the
 // runner utilities again, as mlir-runner command lines do, is harmless.
+// REQUIRES: host-cxx
 // RUN: %host_cxx -shared -fPIC %S/Inputs/plain-library.cpp -o %t.plain.so
 // RUN: %host_cxx -shared -fPIC -I%llvm_include_dir %S/Inputs/init-library.cpp -o %t.init.so
 // RUN: %gpu-runner %s --shared-libs=%t.plain.so,%t.init.so | FileCheck %s
