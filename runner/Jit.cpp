@@ -137,6 +137,13 @@ const Triple &Jit::getTargetTriple() const { return lljit->getTargetTriple(); }
 Error Jit::addModule(std::unique_ptr<Module> module,
                      std::unique_ptr<LLVMContext> context) {
   programModuleName = module->getModuleIdentifier();
+  // Frames larger than a page touch each page on the way down, so that a
+  // kernel whose private memory overflows a fiber's stack faults on the
+  // guard page below it (which the host backend reports) rather than
+  // jumping past it into other memory.
+  for (Function &function : *module)
+    if (!function.isDeclaration())
+      function.addFnAttr("probe-stack", "inline-asm");
   // Optimized before the JIT sees it, not in its IR layer: the JIT takes the
   // definitions it must provide from the module as added, and optimization
   // may drop some (an inlined linkonce_odr function, say).
