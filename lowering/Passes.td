@@ -151,6 +151,39 @@ def LowerVectorOps : Pass<"gpu-runner-lower-vector-ops"> {
   ];
 }
 
+def CheckBounds : Pass<"gpu-runner-check-bounds", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Check the memref loads and stores of kernels at run time";
+  let description = [{
+    What --check-bounds adds, before the kernels are compiled for the host:
+    each memref.load, memref.store, memref.atomic_rmw and
+    memref.generic_atomic_rmw in a function of the gpu.module is preceded by
+    a call of mgpuHostCheckAccessAt with the element's address and size, the
+    first index that lies outside the memref's shape (if any), the ids of
+    the thread and block, and the op's location. The runtime reports an
+    index outside the shape for any memory, and an element outside every
+    live device allocation (freed, out of bounds, in no allocation) for
+    device memory; host, workgroup and private memory are not in the
+    allocation table and are checked by shape only.
+
+    ```mlir
+    %v = memref.load %m[%i] : memref<16xf32>
+    // becomes
+    %base, %offset, %size, %stride = memref.extract_strided_metadata %m
+    ... the element's address, the first bad index, the ids ...
+    func.call @mgpuHostCheckAccessAt(...)
+    %v = memref.load %m[%i] : memref<16xf32>
+    ```
+
+    Memrefs whose layout is not strided, and vector loads and stores, are
+    not checked.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 def CheckLowered : Pass<"gpu-runner-check-lowered", "::mlir::ModuleOp"> {
   let summary = "Report anything left that is not in the LLVM dialect";
   let description = [{

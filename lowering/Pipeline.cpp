@@ -89,6 +89,8 @@ void buildLoweringPipeline(OpPassManager &pm, Backend backend,
   // Kernels: outline inline launches, reduce reductions to shuffles and
   // barriers, then compile every kernel into host functions.
   pm.addPass(createGpuKernelOutliningPass());
+  if (options.checkBounds)
+    pm.addNestedPass<gpu::GPUModuleOp>(createCheckBounds());
   pm.addNestedPass<gpu::GPUModuleOp>(createLowerGpuReductions());
   pm.addPass(createHostKernels(HostKernelsOptions{options.splitBarriers}));
   // gpu ops in async.execute regions become asynchronous on tokens.

@@ -26,6 +26,9 @@ struct PipelineOptions {
   /// Run kernels whose barriers every thread reaches together as loops
   /// between the barriers (host backend); else all of them on fibers.
   bool splitBarriers = true;
+  /// Check the memref loads and stores of kernels at run time
+  /// (gpu-runner-check-bounds).
+  bool checkBounds = false;
 };
 
 /// Adds the passes that take a program from the input dialects to the LLVM

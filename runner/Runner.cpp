@@ -11,6 +11,7 @@
 #include "lowering/Pipeline.h"
 #include "runner/Jit.h"
 #include "runner/Options.h"
+#include "runner/Timeout.h"
 #include "wrappers/Backend.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -138,14 +139,69 @@ bool checkInputIsMLIR(const llvm::MemoryBuffer &input) {
   return false;
 }
 
+/// Improves two of the parser's messages, as a handler that sees every
+/// diagnostic of the parse before the printing one does:
+/// - an op or type of a dialect the context does not know: MLIR suggests
+///   -allow-unregistered-dialect, which gpu-runner does not have; say which
+///   dialects it accepts instead;
+/// - an error at the end of the input: note that the input may be truncated.
+class ParseDiagnostics {
+public:
+  ParseDiagnostics(MLIRContext &context, llvm::SourceMgr &sourceMgr)
+      : context(context), sourceMgr(sourceMgr),
+        handler(&context, [this](Diagnostic &diag) { return handle(diag); }) {}
+
+private:
+  LogicalResult handle(Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error)
+      return failure();
+    std::string message = diag.str();
+    size_t cut = message.find(". If this is intended");
+    if (cut != std::string::npos &&
+        message.find("unregistered dialect") != std::string::npos) {
+      InFlightDiagnostic better = emitError(diag.getLocation());
+      better << message.substr(0, cut)
+             << ": gpu-runner accepts ops and types of the dialects ";
+      llvm::interleaveComma(context.getAvailableDialects(), better);
+      return success(); // replaced by `better`, printed when it goes
+    }
+    if (isAtEndOfInput(diag.getLocation()))
+      diag.attachNote() << "the input ends here: it may be truncated";
+    return failure();
+  }
+
+  /// Whether only white space follows `loc` in its buffer.
+  bool isAtEndOfInput(Location loc) {
+    auto fileLoc = dyn_cast<FileLineColLoc>(loc);
+    if (!fileLoc || sourceMgr.getNumBuffers() == 0)
+      return false;
+    unsigned buffer = sourceMgr.getMainFileID();
+    llvm::SMLoc position = sourceMgr.FindLocForLineAndColumn(
+        buffer, fileLoc.getLine(), fileLoc.getColumn());
+    if (!position.isValid())
+      return false;
+    StringRef text = sourceMgr.getMemoryBuffer(buffer)->getBuffer();
+    size_t offset = position.getPointer() - text.data();
+    return offset <= text.size() && text.drop_front(offset).trim().empty();
+  }
+
+  MLIRContext &context;
+  llvm::SourceMgr &sourceMgr;
+  ScopedDiagnosticHandler handler;
+};
+
 /// Checks that the entry point exists, is defined, takes no arguments and
 /// returns what --entry-point-result says.
 LogicalResult checkEntryPoint(ModuleOp module, StringRef name,
                               EntryResult result, StringRef resultFlag) {
-  auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
-  if (!function)
+  Operation *symbol = module.lookupSymbol(name);
+  if (!symbol)
     return emitError(getModuleLocation(module))
            << "entry point '" << name << "' not found; name it with -e";
+  auto function = dyn_cast<LLVM::LLVMFuncOp>(symbol);
+  if (!function)
+    return symbol->emitError()
+           << "entry point '" << name << "' is not a function";
   if (function.isExternal())
     return function.emitError()
            << "entry point '" << name << "' is declared but not defined";
@@ -322,6 +378,9 @@ int runGpuRunnerMain(int argc, char **argv) {
       argc, argv,
       "gpu-runner: lower and run an MLIR program that uses the gpu dialect\n");
 
+  if (options.timeout)
+    startTimeout(options.timeout);
+
   std::optional<EntryResult> entryResult =
       parseEntryResult(options.entryPointResult);
   if (!entryResult)
@@ -346,9 +405,14 @@ int runGpuRunnerMain(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module;
+  {
+    ParseDiagnostics parseDiagnostics(context, sourceMgr);
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
   PipelineOptions pipelineOptions;
   pipelineOptions.splitBarriers = !options.noBarrierSplitting;
+  pipelineOptions.checkBounds = options.checkBounds;
   if (!module || failed(lowerProgram(*module, getBackend(), pipelineOptions,
                                      options.printIRAfterAll)))
     return 1;
