@@ -144,7 +144,8 @@ bool checkInputIsMLIR(const llvm::MemoryBuffer &input) {
 /// - an op or type of a dialect the context does not know: MLIR suggests
 ///   -allow-unregistered-dialect, which gpu-runner does not have; say which
 ///   dialects it accepts instead;
-/// - an error at the end of the input: note that the input may be truncated.
+/// - an error at the end of the input: note that the input may be truncated;
+/// - an error in bytecode, which has no line and column: at the file's start.
 class ParseDiagnostics {
 public:
   ParseDiagnostics(MLIRContext &context, llvm::SourceMgr &sourceMgr)
@@ -165,9 +166,23 @@ private:
       llvm::interleaveComma(context.getAvailableDialects(), better);
       return success(); // replaced by `better`, printed when it goes
     }
+    auto fileLoc = dyn_cast<FileLineColLoc>(diag.getLocation());
+    if (fileLoc && fileLoc.getLine() == 0 && isBytecode()) {
+      // The bytecode reader has no positions to give: the file's start.
+      emitError(FileLineColLoc::get(fileLoc.getFilename(), 1, 1))
+          << "invalid MLIR bytecode: " << message;
+      return success();
+    }
     if (isAtEndOfInput(diag.getLocation()))
       diag.attachNote() << "the input ends here: it may be truncated";
     return failure();
+  }
+
+  bool isBytecode() {
+    return sourceMgr.getNumBuffers() != 0 &&
+           sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+               ->getBuffer()
+               .starts_with("ML\xefR");
   }
 
   /// Whether only white space follows `loc` in its buffer.

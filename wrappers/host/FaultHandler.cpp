@@ -28,6 +28,7 @@ namespace gpu_runner {
 namespace {
 
 thread_local RunningKernel running;
+thread_local const char *runningOpLoc = nullptr;
 
 std::atomic<bool> installed{false};
 struct sigaction previousSegv;
@@ -191,6 +192,18 @@ void onFault(int signal, siginfo_t *info, void *context) {
   if (running.name)
     reportKernelFault(running, signal, address);
 
+  if (runningOpLoc) {
+    Message message;
+    message.appendErrorPrefix(runningOpLoc);
+    message << "invalid memory access at ";
+    message.appendUnsigned(reinterpret_cast<uintptr_t>(address), 16);
+    if (signal == SIGBUS)
+      message << " (bus error)";
+    message << ": the op reached memory outside what the program "
+               "allocated (host memory is not checked before an op runs)";
+    exitWith(message);
+  }
+
   const void *pc = faultingPc(context);
   Dl_info object = {};
   Message message;
@@ -233,6 +246,12 @@ RunningKernelScope::RunningKernelScope(const char *name, const char *launchLoc,
 }
 
 RunningKernelScope::~RunningKernelScope() { running = saved; }
+
+RunningOpScope::RunningOpScope(const char *loc) : saved(runningOpLoc) {
+  runningOpLoc = loc && *loc ? loc : nullptr;
+}
+
+RunningOpScope::~RunningOpScope() { runningOpLoc = saved; }
 
 void ensureSignalStack() {
   if (signalState.altStack)

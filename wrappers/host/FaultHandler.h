@@ -12,7 +12,8 @@
 //
 // It knows what a thread runs from RunningKernel, a thread-local record that
 // BlockRunner and FiberBlock keep up to date. A fault in the program's host
-// code (JIT'd, outside any kernel) is reported as such with status 1. A
+// code (JIT'd, outside any kernel), or in a copy or memset the runtime
+// runs on host memory it cannot check, is reported as such with status 1. A
 // fault anywhere else (gpu-runner itself, a library) is a bug: the handler
 // says so and hands the signal back to the previous handler (LLVM's stack
 // trace, or a sanitizer's report), so that it is never hidden.
@@ -61,6 +62,21 @@ public:
 
 private:
   RunningKernel saved;
+};
+
+/// Marks the calling thread as running the runtime op at `loc` (a copy, a
+/// memset) for as long as the scope lasts: the runtime checks device memory
+/// before an op runs, but not host memory, so a fault there is reported at
+/// the op.
+class RunningOpScope {
+public:
+  explicit RunningOpScope(const char *loc);
+  ~RunningOpScope();
+  RunningOpScope(const RunningOpScope &) = delete;
+  RunningOpScope &operator=(const RunningOpScope &) = delete;
+
+private:
+  const char *saved;
 };
 
 /// Installs the SIGSEGV and SIGBUS handler (once per process) and an
