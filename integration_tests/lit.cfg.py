@@ -21,6 +21,11 @@ backend = lit_config.params.get("backend", config.gpu_runner_default_backend)
 config.available_features.add(backend)
 
 tools = config.gpu_runner_tools_dir
+# `%expect-exit-1 CMD` succeeds only if CMD exits with status 1 exactly (an
+# error test's status; `not` also accepts 2, 3, ...).
+config.substitutions.append(
+    ("%expect-exit-1",
+     os.path.join(config.test_source_root, "Inputs", "expect-exit-1")))
 # Longest name first: lit substitutes in order.
 config.substitutions.append(
     ("%gpu-runner-opt", os.path.join(tools, "gpu-runner-opt")))
