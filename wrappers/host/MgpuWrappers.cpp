@@ -355,11 +355,11 @@ void mgpuHostCheckAccessAt(intptr_t address, int64_t bytes, int32_t isStore,
     return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " +
            std::to_string(id[2]) + ")";
   };
-  reportFatalError(reinterpret_cast<const char *>(loc),
-                   std::string("out-of-bounds ") + what + " in kernel '" +
-                       (kernel ? kernel : "(unknown)") + "', block " +
-                       ids(block) + ", thread " + ids(thread) + ": " +
-                       status.message());
+  reportFatalError(
+      reinterpret_cast<const char *>(loc),
+      std::string(badDimension >= 0 ? "out-of-bounds " : "invalid ") + what +
+          " in kernel '" + (kernel ? kernel : "(unknown)") + "', block " +
+          ids(block) + ", thread " + ids(thread) + ": " + status.message());
 }
 
 } // extern "C"
