@@ -8,6 +8,7 @@
 import os
 
 import lit.formats
+import lit.util
 from lit.llvm import llvm_config
 
 config.name = "gpu-runner"
@@ -19,6 +20,10 @@ config.test_exec_root = config.gpu_runner_obj_root
 
 backend = lit_config.params.get("backend", config.gpu_runner_default_backend)
 config.available_features.add(backend)
+
+# Built with -DGPU_RUNNER_SANITIZE=ON (scripts/test --sanitize).
+if lit.util.pythonize_bool(config.gpu_runner_sanitize):
+    config.available_features.add("sanitizers")
 
 tools = config.gpu_runner_tools_dir
 # `%expect-exit-1 CMD` succeeds only if CMD exits with status 1 exactly (an

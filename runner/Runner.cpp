@@ -279,6 +279,10 @@ LogicalResult lowerProgram(ModuleOp module, Backend backend,
                            const PipelineOptions &options, bool printAfterAll) {
   MLIRContext *context = module.getContext();
   PassManager pm(context);
+  // Verify after every pass (the default, said here because it matters):
+  // LLVM is built without assertions, so IR a pass broke must stop here
+  // as a diagnostic, not crash or miscompile in a later pass.
+  pm.enableVerifier(true);
   if (printAfterAll) {
     // The whole module after each step, in order.
     context->disableMultithreading();
