@@ -2,7 +2,8 @@
 //
 // Feeds each input through what gpu-runner does before it runs a program:
 // the same input check, parse and verify, the host backend's lowering
-// pipeline (which verifies after every pass), translation to LLVM IR and
+// pipeline (which verifies after every pass; with or without --check-bounds
+// and barrier splitting), translation to LLVM IR and
 // compilation by the same ORC JIT, down to machine code for every function.
 // Nothing is executed: no global constructor and no entry point runs.
 //
@@ -28,6 +29,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -97,6 +99,8 @@ void compile(ModuleOp module) {
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  // Inline assembly (llvm.inline_asm) is parsed when the JIT compiles it.
+  llvm::InitializeNativeTargetAsmParser();
   getRegistry();
   return 0;
 }
@@ -119,8 +123,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module)
     return 0;
 
+  // The runner's flags that change the pipeline, chosen by the input's hash
+  // so that a crash reproduces from the input alone.
+  uint64_t hash = llvm::xxh3_64bits(text);
+  gpu_runner::PipelineOptions options;
+  options.checkBounds = hash & 1;
+  options.splitBarriers = hash & 2;
   PassManager pm(&context);
-  gpu_runner::buildLoweringPipeline(pm, gpu_runner::Backend::Host);
+  pm.enableVerifier(true);
+  gpu_runner::buildLoweringPipeline(pm, gpu_runner::Backend::Host, options);
   if (failed(pm.run(*module)))
     return 0;
   compile(*module);

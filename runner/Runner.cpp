@@ -389,6 +389,8 @@ int runGpuRunnerMain(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  // Inline assembly (llvm.inline_asm) is parsed when the JIT compiles it.
+  llvm::InitializeNativeTargetAsmParser();
 
   RunnerOptions options;
   llvm::cl::HideUnrelatedOptions(options.category);

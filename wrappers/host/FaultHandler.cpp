@@ -31,8 +31,19 @@ thread_local RunningKernel running;
 thread_local const char *runningOpLoc = nullptr;
 
 std::atomic<bool> installed{false};
-struct sigaction previousSegv;
-struct sigaction previousBus;
+
+/// The signals handled here, and the actions installed before ours.
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+struct sigaction previousActions[4];
+
+struct sigaction *previousAction(int signal) {
+  for (int i = 0; i < 4; ++i)
+    if (kSignals[i] == signal)
+      return &previousActions[i];
+  return nullptr;
+}
+
+bool isMemoryFault(int signal) { return signal == SIGSEGV || signal == SIGBUS; }
 
 constexpr size_t kSignalStackBytes = 64 * 1024;
 
@@ -135,6 +146,24 @@ const void *faultingPc(void *context) {
 #endif
 }
 
+/// What went wrong, at `address` for a memory fault.
+void appendFault(Message &message, int signal, const char *address) {
+  if (signal == SIGFPE) {
+    message << "integer division by zero (or of the most negative value "
+               "by -1)";
+    return;
+  }
+  if (signal == SIGILL) {
+    message << "trap (llvm.intr.trap, or code the program marks as "
+               "unreachable)";
+    return;
+  }
+  message << "invalid memory access at ";
+  message.appendUnsigned(reinterpret_cast<uintptr_t>(address), 16);
+  if (signal == SIGBUS)
+    message << " (bus error)";
+}
+
 [[noreturn]] void exitWith(Message &message) {
   std::fflush(stdout);
   message.print();
@@ -152,7 +181,7 @@ void reportKernelFault(const RunningKernel &kernel, int signal,
   const char *stackLow = signalState.stackLow;
   bool belowThreadStack = !kernel.threadId && stackLow && address < stackLow &&
                           address >= stackLow - 64 * 1024;
-  if (inGuard || belowThreadStack) {
+  if (isMemoryFault(signal) && (inGuard || belowThreadStack)) {
     message << "stack overflow in block ";
     message.appendIds(kernel.blockId);
     if (kernel.threadId) {
@@ -169,20 +198,21 @@ void reportKernelFault(const RunningKernel &kernel, int signal,
     }
     exitWith(message);
   }
-  message << "invalid memory access at ";
-  message.appendUnsigned(reinterpret_cast<uintptr_t>(address), 16);
-  if (signal == SIGBUS)
-    message << " (bus error)";
+  appendFault(message, signal, address);
   message << " in block ";
   message.appendIds(kernel.blockId);
   if (kernel.threadId) {
     message << ", thread ";
     message.appendIds(kernel.threadId);
-    message << "; run with --check-bounds to find the load or store";
-  } else {
+    if (isMemoryFault(signal))
+      message << "; run with --check-bounds to find the load or store";
+  } else if (isMemoryFault(signal)) {
     message << " (the kernel runs its block's threads as one loop: run "
                "with --check-bounds to name the thread, and the load or "
                "store)";
+  } else {
+    message << " (the kernel runs its block's threads as one loop, so the "
+               "thread is not known)";
   }
   exitWith(message);
 }
@@ -192,13 +222,10 @@ void onFault(int signal, siginfo_t *info, void *context) {
   if (running.name)
     reportKernelFault(running, signal, address);
 
-  if (runningOpLoc) {
+  if (runningOpLoc && isMemoryFault(signal)) {
     Message message;
     message.appendErrorPrefix(runningOpLoc);
-    message << "invalid memory access at ";
-    message.appendUnsigned(reinterpret_cast<uintptr_t>(address), 16);
-    if (signal == SIGBUS)
-      message << " (bus error)";
+    appendFault(message, signal, address);
     message << ": the op reached memory outside what the program "
                "allocated (host memory is not checked before an op runs)";
     exitWith(message);
@@ -209,17 +236,13 @@ void onFault(int signal, siginfo_t *info, void *context) {
   Message message;
   if (pc && !dladdr(pc, &object)) {
     // Code that belongs to no loaded object is the JIT's: the program's.
-    message << "error: invalid memory access at ";
-    message.appendUnsigned(reinterpret_cast<uintptr_t>(address), 16);
-    if (signal == SIGBUS)
-      message << " (bus error)";
+    message << "error: ";
+    appendFault(message, signal, address);
     message << " in the program's host code (outside any kernel)";
     exitWith(message);
   }
   message << "error: internal error: ";
-  message << (signal == SIGBUS ? "bus error" : "invalid memory access");
-  message << " at ";
-  message.appendUnsigned(reinterpret_cast<uintptr_t>(address), 16);
+  appendFault(message, signal, address);
   message << " in " << (object.dli_fname ? object.dli_fname : "unknown code");
   if (object.dli_sname)
     message << " (" << object.dli_sname << ")";
@@ -229,7 +252,7 @@ void onFault(int signal, siginfo_t *info, void *context) {
   message.print();
   // Hand the fault to whoever handled it before (LLVM's stack trace, a
   // sanitizer): the faulting instruction runs again and faults again.
-  sigaction(signal, signal == SIGBUS ? &previousBus : &previousSegv, nullptr);
+  sigaction(signal, previousAction(signal), nullptr);
 }
 
 } // namespace
@@ -286,8 +309,8 @@ void installFaultHandler() {
   action.sa_sigaction = &onFault;
   action.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&action.sa_mask);
-  sigaction(SIGSEGV, &action, &previousSegv);
-  sigaction(SIGBUS, &action, &previousBus);
+  for (int i = 0; i < 4; ++i)
+    sigaction(kSignals[i], &action, &previousActions[i]);
 }
 
 bool faultHandlerInstalled() { return installed.load(); }

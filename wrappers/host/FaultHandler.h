@@ -2,7 +2,8 @@
 //
 // A kernel that reads or writes memory it has no access to (far out of
 // bounds, freed device memory, a null pointer, a thread's stack overflowing
-// into its guard page) raises SIGSEGV or SIGBUS on the host backend. The
+// into its guard page) raises SIGSEGV or SIGBUS on the host backend, one
+// that divides an integer by zero SIGFPE, and one that traps SIGILL. The
 // handler installed here turns that into the project's error format and
 // exit status 1, naming the kernel, the block and (on fibers) the thread,
 // at the location of the launch:
@@ -79,7 +80,8 @@ private:
   const char *saved;
 };
 
-/// Installs the SIGSEGV and SIGBUS handler (once per process) and an
+/// Installs the handler of SIGSEGV, SIGBUS, SIGFPE (integer division by
+/// zero) and SIGILL (traps) (once per process) and an
 /// alternate signal stack for the calling thread. Safe to call again.
 void installFaultHandler();
 

@@ -56,6 +56,27 @@ HostKernelContext *fiberContext(void *context, const char *loc,
   return threadContext;
 }
 
+/// The JIT'd program's abort(), which a failed cf.assert calls once it has
+/// printed its message: an error with status 1 that says where it happened,
+/// instead of a crash.
+[[noreturn]] void programAbort() {
+  const RunningKernel &kernel = runningKernel();
+  const char *cause = "a failed cf.assert (its message is printed above) or "
+                      "a call of abort()";
+  if (!kernel.name)
+    reportFatalError(nullptr, std::string("the program aborted: ") + cause);
+  auto ids = [](const int64_t *id) {
+    return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " +
+           std::to_string(id[2]) + ")";
+  };
+  std::string where = "block " + ids(kernel.blockId);
+  if (kernel.threadId)
+    where += ", thread " + ids(kernel.threadId);
+  reportFatalError(kernel.launchLoc ? kernel.launchLoc : "gpu.launch_func",
+                   "kernel '" + std::string(kernel.name) + "' aborted in " +
+                       where + ": " + cause);
+}
+
 } // namespace
 
 namespace gpu_runner {
@@ -70,6 +91,8 @@ std::vector<RuntimeSymbol> getRuntimeSymbols() {
 #define MGPU_FUNCTION(RET, NAME, PARAMS)                                       \
   {#NAME, reinterpret_cast<void *>(&NAME)},
 #include "wrappers/HostKernelAbi.def"
+      // The program's own abort(), so that a failed assertion is an error.
+      {"abort", reinterpret_cast<void *>(&programAbort)},
   };
 }
 
