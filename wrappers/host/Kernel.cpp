@@ -135,8 +135,7 @@ Status BlockRunner::run(const KernelLaunch &launch, void *args,
   context.dynamicSharedBytes = launch.dynamicSharedBytes;
   // A fault of the kernel is reported with what runs here.
   ensureSignalStack();
-  RunningKernelScope running(launch.name.c_str(), launch.loc,
-                             context.blockId);
+  RunningKernelScope running(launch.name.c_str(), launch.loc, context.blockId);
   if (!launch.usesFibers()) {
     // The kernel loops over the block's threads itself.
     launch.entry(&context, args);
