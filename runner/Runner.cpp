@@ -139,7 +139,7 @@ bool checkInputIsMLIR(const llvm::MemoryBuffer &input) {
   return false;
 }
 
-/// Improves two of the parser's messages, as a handler that sees every
+/// Improves three of the parser's messages, as a handler that sees every
 /// diagnostic of the parse before the printing one does:
 /// - an op or type of a dialect the context does not know: MLIR suggests
 ///   -allow-unregistered-dialect, which gpu-runner does not have; say which
