@@ -184,6 +184,24 @@ def CheckBounds : Pass<"gpu-runner-check-bounds", "::mlir::gpu::GPUModuleOp"> {
   ];
 }
 
+def CheckAllocSizes : Pass<"gpu-runner-check-alloc-sizes",
+                            "::mlir::ModuleOp"> {
+  let summary = "Check the dynamic sizes of memref.alloc and memref.alloca";
+  let description = [{
+    The LLVM lowering multiplies a memref's sizes into a byte count without
+    looking: a negative size asks malloc for an enormous block, and a
+    product that overflows asks for a small one that the program then writes
+    past, silently. Before each memref.alloc and memref.alloca with dynamic
+    sizes this pass adds a cf.assert that every size is at least 0 and that
+    the byte count fits in an index; a failed one prints which op and stops
+    the program (the runtime reports the abort as an error).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+  ];
+}
+
 def CheckLowered : Pass<"gpu-runner-check-lowered", "::mlir::ModuleOp"> {
   let summary = "Report anything left that is not in the LLVM dialect";
   let description = [{

@@ -95,6 +95,8 @@ void buildLoweringPipeline(OpPassManager &pm, Backend backend,
   pm.addPass(createHostKernels(HostKernelsOptions{options.splitBarriers}));
   // gpu ops in async.execute regions become asynchronous on tokens.
   pm.addPass(createAsyncGpuRegions());
+  // Dynamic sizes of host and kernel allocations, checked when they run.
+  pm.addPass(createCheckAllocSizes());
   // Host dialects down to what converts to LLVM directly.
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandReallocPass());
