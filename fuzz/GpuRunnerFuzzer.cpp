@@ -23,6 +23,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/ConvertUTF.h"
@@ -63,6 +64,11 @@ bool looksLikeMLIR(llvm::StringRef text) {
 /// Compiles `module` (lowered) with the runner's JIT, without running it.
 void compile(ModuleOp module) {
   auto llvmContext = std::make_unique<llvm::LLVMContext>();
+  // An error in inline assembly is a diagnostic of the context, whose
+  // default handler exits the process; the runner accepts that (status 1),
+  // the fuzzer must go on.
+  llvmContext->setDiagnosticHandlerCallBack(
+      [](const llvm::DiagnosticInfo *, void *) {}, nullptr);
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, *llvmContext, "fuzz");
   if (!llvmModule)
