@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import lit.formats
+import lit.util
 from lit.llvm import llvm_config
 
 config.name = "gpu-runner"
@@ -23,6 +24,10 @@ config.test_exec_root = config.gpu_runner_obj_root
 
 backend = lit_config.params.get("backend", config.gpu_runner_default_backend)
 config.available_features.add(backend)
+
+# Built with -DGPU_RUNNER_SANITIZE=ON (scripts/test --sanitize).
+if lit.util.pythonize_bool(config.gpu_runner_sanitize):
+    config.available_features.add("sanitizers")
 
 tools = config.gpu_runner_tools_dir
 # For the benchmark harnesses: the build folder, the Python that has
@@ -36,6 +41,11 @@ config.substitutions.append(
 if shutil.which("gnuplot"):
     config.available_features.add("gnuplot")
 
+# `%expect-exit-1 CMD` succeeds only if CMD exits with status 1 exactly (an
+# error test's status; `not` also accepts 2, 3, ...).
+config.substitutions.append(
+    ("%expect-exit-1",
+     os.path.join(config.test_source_root, "Inputs", "expect-exit-1")))
 # Longest name first: lit substitutes in order.
 config.substitutions.append(
     ("%gpu-runner-opt", os.path.join(tools, "gpu-runner-opt")))

@@ -114,9 +114,21 @@ LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
           else if (!onDevice && launch.hasClusterSize())
             reason = "thread block clusters are not supported on the host "
                      "backend; they need a GPU (gpu-runner-cuda)";
+        } else if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp,
+                       gpu::GridDimOp, gpu::GlobalIdOp, gpu::LaneIdOp,
+                       gpu::SubgroupIdOp, gpu::SubgroupSizeOp,
+                       gpu::NumSubgroupsOp, gpu::BarrierOp, gpu::ShuffleOp,
+                       gpu::AllReduceOp, gpu::SubgroupReduceOp,
+                       gpu::DynamicSharedMemoryOp, gpu::PrintfOp>(op)) {
+          reason = "this op runs only inside kernels: put it in the body of "
+                   "a gpu.launch, or in a gpu.func kernel that "
+                   "gpu.launch_func launches";
         } else if (!isa<gpu::WaitOp, gpu::HostRegisterOp, gpu::HostUnregisterOp,
                         gpu::SetDefaultDeviceOp>(op)) {
-          reason = "this op is not supported in host code";
+          reason = "this op is not supported in host code; host code may use "
+                   "gpu.alloc, gpu.dealloc, gpu.memcpy, gpu.memset, gpu.wait, "
+                   "gpu.launch, gpu.launch_func, gpu.host_register, "
+                   "gpu.host_unregister and gpu.set_default_device";
         }
         if (reason.empty())
           return WalkResult::advance();

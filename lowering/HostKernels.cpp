@@ -178,7 +178,11 @@ LogicalResult ModuleCompiler::checkContents() {
             gpu::DynamicSharedMemoryOp>(op))
       return WalkResult::advance();
     op->emitError() << "'" << op->getName()
-                    << "' is not supported in kernels on the host backend";
+                    << "' is not supported in kernels on the host backend; "
+                       "kernels here may use the id and size ops, "
+                       "gpu.barrier, gpu.shuffle, gpu.all_reduce, "
+                       "gpu.subgroup_reduce, gpu.printf and "
+                       "gpu.dynamic_shared_memory";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());

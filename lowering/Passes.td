@@ -189,6 +189,57 @@ def DumpGpuBinaries : Pass<"gpu-runner-dump-gpu-binaries",
   ];
 }
 
+def CheckBounds : Pass<"gpu-runner-check-bounds", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Check the memref loads and stores of kernels at run time";
+  let description = [{
+    What --check-bounds adds, before the kernels are compiled for the host:
+    each memref.load, memref.store, memref.atomic_rmw and
+    memref.generic_atomic_rmw in a function of the gpu.module is preceded by
+    a call of mgpuHostCheckAccessAt with the element's address and size, the
+    first index that lies outside the memref's shape (if any), the ids of
+    the thread and block, and the op's location. The runtime reports an
+    index outside the shape for any memory, and an element outside every
+    live device allocation (freed, out of bounds, in no allocation) for
+    device memory; host, workgroup and private memory are not in the
+    allocation table and are checked by shape only.
+
+    ```mlir
+    %v = memref.load %m[%i] : memref<16xf32>
+    // becomes
+    %base, %offset, %size, %stride = memref.extract_strided_metadata %m
+    ... the element's address, the first bad index, the ids ...
+    func.call @mgpuHostCheckAccessAt(...)
+    %v = memref.load %m[%i] : memref<16xf32>
+    ```
+
+    Memrefs whose layout is not strided, and vector loads and stores, are
+    not checked.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
+def CheckAllocSizes : Pass<"gpu-runner-check-alloc-sizes",
+                            "::mlir::ModuleOp"> {
+  let summary = "Check the dynamic sizes of memref.alloc and memref.alloca";
+  let description = [{
+    The LLVM lowering multiplies a memref's sizes into a byte count without
+    looking: a negative size asks malloc for an enormous block, and a
+    product that overflows asks for a small one that the program then writes
+    past, silently. Before each memref.alloc and memref.alloca with dynamic
+    sizes this pass adds a cf.assert that every size is at least 0 and that
+    the byte count fits in an index; a failed one prints which op and stops
+    the program (the runtime reports the abort as an error).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+  ];
+}
+
 def CheckLowered : Pass<"gpu-runner-check-lowered", "::mlir::ModuleOp"> {
   let summary = "Report anything left that is not in the LLVM dialect";
   let description = [{

@@ -353,6 +353,8 @@ void buildLoweringPipeline(OpPassManager &pm, Backend backend,
   case Backend::Host:
     // Reduce reductions to shuffles and barriers, then compile every
     // kernel into host functions.
+    if (options.checkBounds)
+      pm.addNestedPass<gpu::GPUModuleOp>(createCheckBounds());
     pm.addNestedPass<gpu::GPUModuleOp>(createLowerGpuReductions());
     pm.addPass(createHostKernels(HostKernelsOptions{options.splitBarriers}));
     break;
@@ -368,6 +370,8 @@ void buildLoweringPipeline(OpPassManager &pm, Backend backend,
         DumpGpuBinariesOptions{options.dumpGpuBinaryDir}));
   // gpu ops in async.execute regions become asynchronous on tokens.
   pm.addPass(createAsyncGpuRegions());
+  // Dynamic sizes of host and kernel allocations, checked when they run.
+  pm.addPass(createCheckAllocSizes());
   // Host dialects down to what converts to LLVM directly.
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandReallocPass());

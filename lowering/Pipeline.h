@@ -44,6 +44,9 @@ struct PipelineOptions {
   unsigned gpuOptLevel = 2;
   /// Where each gpu.binary is written once compiled; empty for nowhere.
   std::string dumpGpuBinaryDir;
+  /// Check the memref loads and stores of kernels at run time
+  /// (gpu-runner-check-bounds).
+  bool checkBounds = false;
 };
 
 /// The default chip of CUDA kernels where no device says otherwise.

@@ -13,8 +13,43 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define GPU_RUNNER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GPU_RUNNER_ASAN 1
+#endif
+#endif
+
 using namespace llvm;
 using namespace llvm::orc;
+
+#ifdef GPU_RUNNER_ASAN
+// Under AddressSanitizer the program allocates its host memory (memref.alloc,
+// and what the lowering allocates for it) through these, so that
+// LeakSanitizer's suppressions can tell the program's leaks from the runner's
+// (scripts/sanitizer-suppressions.txt). Not inlined, and the volatile result
+// keeps them from tail-calling away their frame.
+extern "C" __attribute__((noinline)) void *
+gpuRunnerProgramMalloc(size_t bytes) {
+  void *volatile result = std::malloc(bytes);
+  return result;
+}
+
+extern "C" __attribute__((noinline)) void *
+gpuRunnerProgramCalloc(size_t count, size_t bytes) {
+  void *volatile result = std::calloc(count, bytes);
+  return result;
+}
+
+extern "C" __attribute__((noinline)) void *
+gpuRunnerProgramAlignedAlloc(size_t alignment, size_t bytes) {
+  void *volatile result = std::aligned_alloc(alignment, bytes);
+  return result;
+}
+#endif
 
 namespace gpu_runner {
 
@@ -54,6 +89,17 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
     runtime[mangle(symbol.name)] = {ExecutorAddr::fromPtr(symbol.address),
                                     JITSymbolFlags::Exported |
                                         JITSymbolFlags::Callable};
+#ifdef GPU_RUNNER_ASAN
+  runtime[mangle("malloc")] = {ExecutorAddr::fromPtr(&gpuRunnerProgramMalloc),
+                               JITSymbolFlags::Exported |
+                                   JITSymbolFlags::Callable};
+  runtime[mangle("calloc")] = {ExecutorAddr::fromPtr(&gpuRunnerProgramCalloc),
+                               JITSymbolFlags::Exported |
+                                   JITSymbolFlags::Callable};
+  runtime[mangle("aligned_alloc")] = {
+      ExecutorAddr::fromPtr(&gpuRunnerProgramAlignedAlloc),
+      JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+#endif
   if (Error error =
           jit->getMainJITDylib().define(absoluteSymbols(std::move(runtime))))
     return std::move(error);
@@ -137,6 +183,13 @@ const Triple &Jit::getTargetTriple() const { return lljit->getTargetTriple(); }
 Error Jit::addModule(std::unique_ptr<Module> module,
                      std::unique_ptr<LLVMContext> context) {
   programModuleName = module->getModuleIdentifier();
+  // Frames larger than a page touch each page on the way down, so that a
+  // kernel whose private memory overflows a fiber's stack faults on the
+  // guard page below it (which the host backend reports) rather than
+  // jumping past it into other memory.
+  for (Function &function : *module)
+    if (!function.isDeclaration())
+      function.addFnAttr("probe-stack", "inline-asm");
   // Optimized before the JIT sees it, not in its IR layer: the JIT takes the
   // definitions it must provide from the module as added, and optimization
   // may drop some (an inlined linkonce_odr function, say).

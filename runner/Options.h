@@ -129,6 +129,20 @@ struct RunnerOptions {
                      "(default 1; with --benchmark-repetitions)"),
       llvm::cl::value_desc("W"), llvm::cl::init(1), llvm::cl::cat(category)};
 
+  llvm::cl::opt<unsigned> timeout{
+      "timeout",
+      llvm::cl::desc("Stop the run with an error after this many seconds "
+                     "(default: 0, no limit)"),
+      llvm::cl::value_desc("seconds"), llvm::cl::init(0),
+      llvm::cl::cat(category)};
+
+  llvm::cl::opt<bool> checkBounds{
+      "check-bounds",
+      llvm::cl::desc("Check every memref load and store of the kernels "
+                     "against the memref's shape and the device allocations, "
+                     "and report the first bad one (slower)"),
+      llvm::cl::cat(category)};
+
   /// The optimization level the last -O flag on the command line asks for.
   unsigned getOptLevel() const {
     unsigned level = 2, position = 0;

@@ -11,6 +11,7 @@
 #include "lowering/Pipeline.h"
 #include "runner/Jit.h"
 #include "runner/Options.h"
+#include "runner/Timeout.h"
 #include "wrappers/Backend.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -95,6 +96,11 @@ Backend getBackend() {
 LogicalResult choosePipelineTarget(Backend backend,
                                    const RunnerOptions &options,
                                    PipelineOptions &pipeline) {
+  if (backend != Backend::Host && options.checkBounds) {
+    fail("--check-bounds checks kernels run on the host backend: run the "
+         "program with gpu-runner-host to check its accesses");
+    return failure();
+  }
   if (backend == Backend::Host) {
     if (!options.gpuChip.empty()) {
       fail("--gpu-chip is for GPU backends; the " + getBackendName(backend) +
@@ -208,14 +214,84 @@ bool checkInputIsMLIR(const llvm::MemoryBuffer &input) {
   return false;
 }
 
+/// Improves three of the parser's messages, as a handler that sees every
+/// diagnostic of the parse before the printing one does:
+/// - an op or type of a dialect the context does not know: MLIR suggests
+///   -allow-unregistered-dialect, which gpu-runner does not have; say which
+///   dialects it accepts instead;
+/// - an error at the end of the input: note that the input may be truncated;
+/// - an error in bytecode, which has no line and column: at the file's start.
+class ParseDiagnostics {
+public:
+  ParseDiagnostics(MLIRContext &context, llvm::SourceMgr &sourceMgr)
+      : context(context), sourceMgr(sourceMgr),
+        handler(&context, [this](Diagnostic &diag) { return handle(diag); }) {}
+
+private:
+  LogicalResult handle(Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error)
+      return failure();
+    std::string message = diag.str();
+    size_t cut = message.find(". If this is intended");
+    if (cut != std::string::npos &&
+        message.find("unregistered dialect") != std::string::npos) {
+      InFlightDiagnostic better = emitError(diag.getLocation());
+      better << message.substr(0, cut)
+             << ": gpu-runner accepts ops and types of the dialects ";
+      llvm::interleaveComma(context.getAvailableDialects(), better);
+      return success(); // replaced by `better`, printed when it goes
+    }
+    auto fileLoc = dyn_cast<FileLineColLoc>(diag.getLocation());
+    if (fileLoc && fileLoc.getLine() == 0 && isBytecode()) {
+      // The bytecode reader has no positions to give: the file's start.
+      emitError(FileLineColLoc::get(fileLoc.getFilename(), 1, 1))
+          << "invalid MLIR bytecode: " << message;
+      return success();
+    }
+    if (isAtEndOfInput(diag.getLocation()))
+      diag.attachNote() << "the input ends here: it may be truncated";
+    return failure();
+  }
+
+  bool isBytecode() {
+    return sourceMgr.getNumBuffers() != 0 &&
+           sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+               ->getBuffer()
+               .starts_with("ML\xefR");
+  }
+
+  /// Whether only white space follows `loc` in its buffer.
+  bool isAtEndOfInput(Location loc) {
+    auto fileLoc = dyn_cast<FileLineColLoc>(loc);
+    if (!fileLoc || sourceMgr.getNumBuffers() == 0)
+      return false;
+    unsigned buffer = sourceMgr.getMainFileID();
+    llvm::SMLoc position = sourceMgr.FindLocForLineAndColumn(
+        buffer, fileLoc.getLine(), fileLoc.getColumn());
+    if (!position.isValid())
+      return false;
+    StringRef text = sourceMgr.getMemoryBuffer(buffer)->getBuffer();
+    size_t offset = position.getPointer() - text.data();
+    return offset <= text.size() && text.drop_front(offset).trim().empty();
+  }
+
+  MLIRContext &context;
+  llvm::SourceMgr &sourceMgr;
+  ScopedDiagnosticHandler handler;
+};
+
 /// Checks that the entry point exists, is defined, takes no arguments and
 /// returns what --entry-point-result says.
 LogicalResult checkEntryPoint(ModuleOp module, StringRef name,
                               EntryResult result, StringRef resultFlag) {
-  auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
-  if (!function)
+  Operation *symbol = module.lookupSymbol(name);
+  if (!symbol)
     return emitError(getModuleLocation(module))
            << "entry point '" << name << "' not found; name it with -e";
+  auto function = dyn_cast<LLVM::LLVMFuncOp>(symbol);
+  if (!function)
+    return symbol->emitError()
+           << "entry point '" << name << "' is not a function";
   if (function.isExternal())
     return function.emitError()
            << "entry point '" << name << "' is declared but not defined";
@@ -278,6 +354,10 @@ LogicalResult lowerProgram(ModuleOp module, Backend backend,
                            const PipelineOptions &options, bool printAfterAll) {
   MLIRContext *context = module.getContext();
   PassManager pm(context);
+  // Verify after every pass (the default, said here because it matters):
+  // LLVM is built without assertions, so IR a pass broke must stop here
+  // as a diagnostic, not crash or miscompile in a later pass.
+  pm.enableVerifier(true);
   if (printAfterAll) {
     // The whole module after each step, in order.
     context->disableMultithreading();
@@ -454,6 +534,8 @@ int runGpuRunnerMain(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  // Inline assembly (llvm.inline_asm) is parsed when the JIT compiles it.
+  llvm::InitializeNativeTargetAsmParser();
 
   RunnerOptions options;
   llvm::cl::HideUnrelatedOptions(options.category);
@@ -472,6 +554,9 @@ int runGpuRunnerMain(int argc, char **argv) {
   if (options.device < 0)
     return fail("--device=" + std::to_string(options.device) +
                 " is negative; devices are numbered from 0");
+
+  if (options.timeout)
+    startTimeout(options.timeout);
 
   std::optional<EntryResult> entryResult =
       parseEntryResult(options.entryPointResult);
@@ -502,10 +587,15 @@ int runGpuRunnerMain(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module;
+  {
+    ParseDiagnostics parseDiagnostics(context, sourceMgr);
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
   Backend backend = getBackend();
   PipelineOptions pipelineOptions;
   pipelineOptions.splitBarriers = !options.noBarrierSplitting;
+  pipelineOptions.checkBounds = options.checkBounds;
   pipelineOptions.dumpGpuBinaryDir = options.dumpGpuBinary;
   if (!module ||
       failed(choosePipelineTarget(backend, options, pipelineOptions)) ||

@@ -1,7 +1,7 @@
 // Sizes no device has room for, and negative sizes, are errors at the op
 // rather than a process that swaps or crashes.
-// RUN: not %gpu-runner %s -e huge 2>&1 | FileCheck %s --check-prefix=HUGE
-// RUN: not %gpu-runner %s -e negative 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: %expect-exit-1 %gpu-runner %s -e huge 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: %expect-exit-1 %gpu-runner %s -e negative 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
 func.func @huge() {
   %n = arith.constant 1099511627776 : index

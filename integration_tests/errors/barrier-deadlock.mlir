@@ -1,7 +1,7 @@
 // A barrier that not every thread of a block reaches is an error naming the
 // kernel, the block and the barrier, never a hang.
-// RUN: not %gpu-runner %s -e early_exit 2>&1 | FileCheck %s --check-prefix=EXIT
-// RUN: not %gpu-runner %s -e divergent 2>&1 | FileCheck %s --check-prefix=DIVERGENT
+// RUN: %expect-exit-1 %gpu-runner %s -e early_exit 2>&1 | FileCheck %s --check-prefix=EXIT
+// RUN: %expect-exit-1 %gpu-runner %s -e divergent 2>&1 | FileCheck %s --check-prefix=DIVERGENT
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -1,7 +1,7 @@
-// RUN: not %gpu-runner %s --entry-point-result=i32 2>&1 >%t.out | FileCheck %s --check-prefix=WRONG
+// RUN: %expect-exit-1 %gpu-runner %s --entry-point-result=i32 2>&1 >%t.out | FileCheck %s --check-prefix=WRONG
 // RUN: count 0 < %t.out
-// RUN: not %gpu-runner %s --entry-point-result=f64 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// RUN: not %gpu-runner %s -e takes_argument 2>&1 | FileCheck %s --check-prefix=ARGUMENT
+// RUN: %expect-exit-1 %gpu-runner %s --entry-point-result=f64 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: %expect-exit-1 %gpu-runner %s -e takes_argument 2>&1 | FileCheck %s --check-prefix=ARGUMENT
 
 // UNKNOWN: error: --entry-point-result=f64 is not one of void, i32, i64, f32
 

@@ -1,8 +1,8 @@
 // Launch configurations no GPU accepts are errors at the launch, before any
 // thread runs.
-// RUN: not %gpu-runner %s -e zero_grid 2>&1 | FileCheck %s --check-prefix=ZERO
-// RUN: not %gpu-runner %s -e too_many_threads 2>&1 | FileCheck %s --check-prefix=THREADS
-// RUN: not %gpu-runner %s -e too_much_shared_memory 2>&1 | FileCheck %s --check-prefix=SHARED
+// RUN: %expect-exit-1 %gpu-runner %s -e zero_grid 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: %expect-exit-1 %gpu-runner %s -e too_many_threads 2>&1 | FileCheck %s --check-prefix=THREADS
+// RUN: %expect-exit-1 %gpu-runner %s -e too_much_shared_memory 2>&1 | FileCheck %s --check-prefix=SHARED
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

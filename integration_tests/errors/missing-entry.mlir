@@ -1,6 +1,6 @@
-// RUN: not %gpu-runner %s -e nowhere 2>&1 >%t.out | FileCheck %s
+// RUN: %expect-exit-1 %gpu-runner %s -e nowhere 2>&1 >%t.out | FileCheck %s
 // RUN: count 0 < %t.out
-// RUN: not %gpu-runner %s -e declared 2>&1 | FileCheck %s --check-prefix=DECLARED
+// RUN: %expect-exit-1 %gpu-runner %s -e declared 2>&1 | FileCheck %s --check-prefix=DECLARED
 
 // CHECK: missing-entry.mlir:1:1: error: entry point 'nowhere' not found; name it with -e
 

@@ -1,4 +1,4 @@
-// RUN: not %gpu-runner %s 2>&1 | FileCheck %s
+// RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s
 
 // A view that claims more than was allocated: the copy would run past the
 // end of the allocation, and is stopped.

@@ -1,4 +1,4 @@
-// RUN: not %gpu-runner %s 2>&1 | FileCheck %s
+// RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s
 
 // A gpu.wait releases the streams of the tokens it waits on; using one of
 // those tokens for new work afterwards is reported, not run on a dead stream.

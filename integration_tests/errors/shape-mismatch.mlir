@@ -1,4 +1,4 @@
-// RUN: not %gpu-runner %s 2>&1 | FileCheck %s
+// RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s
 
 // Dynamic shapes that disagree at run time: the copy does not happen, and the
 // error names the op, where it is, and both shapes.

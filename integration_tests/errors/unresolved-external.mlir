@@ -1,4 +1,4 @@
-// RUN: not %gpu-runner %s 2>&1 >%t.out | FileCheck %s
+// RUN: %expect-exit-1 %gpu-runner %s 2>&1 >%t.out | FileCheck %s
 // RUN: count 0 < %t.out
 
 // CHECK: unresolved-external.mlir:[[# @LINE + 1]]:1: error: unresolved external function 'no_such_function'

@@ -1,4 +1,4 @@
-// RUN: not %gpu-runner %s 2>&1 | FileCheck %s
+// RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s
 
 func.func @main() {
   %dst = memref.alloc() : memref<4xf32>

@@ -33,7 +33,7 @@ func.func @non_strided_copy(%dst: memref<4x4xf32>, %src: memref<4x4xf32, affine_
 // -----
 
 func.func @device_op_in_host_code() -> index {
-  // expected-error @below {{'gpu.thread_id' cannot be lowered: this op is not supported in host code}}
+  // expected-error @below {{'gpu.thread_id' cannot be lowered: this op runs only inside kernels: put it in the body of a gpu.launch, or in a gpu.func kernel that gpu.launch_func launches}}
   %0 = gpu.thread_id x
   return %0 : index
 }

@@ -67,7 +67,11 @@ bool DeviceMemory::reserveArena() {
                    : uint64_t(sysconf(_SC_PHYS_PAGES)) * pageSize;
     quarantineLimit = std::min(options.quarantineBytes, bytes / 4);
     freeRanges.clear();
-    freeRanges.emplace(arenaBegin, arenaBytes);
+    // The start of the arena is never handed out, so that a view with a
+    // negative offset into the first allocation still points into the
+    // arena (and is reported) instead of into unchecked host memory.
+    uint64_t lead = std::min<uint64_t>(uint64_t(1) << 30, bytes / 16);
+    freeRanges.emplace(arenaBegin + lead, arenaBytes - lead);
     return true;
   }
   return false;

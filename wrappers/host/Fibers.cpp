@@ -23,6 +23,8 @@
 
 #include "wrappers/host/Fibers.h"
 
+#include "wrappers/host/FaultHandler.h"
+
 #include <boost/context/fiber.hpp>
 
 #include <algorithm>
@@ -214,6 +216,12 @@ void FiberBlock::fiberMain(Slot &slot) {
 }
 
 void FiberBlock::resume(Slot &slot) {
+  // The fault handler names the thread, and an overflow of its stack.
+  RunningKernel &running = runningKernel();
+  running.threadId = slot.context.threadId;
+  running.guardBegin = slot.mapping;
+  running.guardEnd = slot.mapping + pageBytes();
+  running.stackBytes = kStackBytes;
 #ifdef GPU_RUNNER_ASAN
   void *fakeStack = nullptr;
   __sanitizer_start_switch_fiber(&fakeStack, slot.stackBottom(), kStackBytes);
@@ -225,6 +233,8 @@ void FiberBlock::resume(Slot &slot) {
 #ifdef GPU_RUNNER_ASAN
   __sanitizer_finish_switch_fiber(fakeStack, nullptr, nullptr);
 #endif
+  running.threadId = nullptr;
+  running.guardBegin = running.guardEnd = nullptr;
 }
 
 void FiberBlock::suspend(Slot &slot) {

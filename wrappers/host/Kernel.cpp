@@ -11,6 +11,8 @@
 
 #include "wrappers/host/Kernel.h"
 
+#include "wrappers/host/FaultHandler.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -131,6 +133,9 @@ Status BlockRunner::run(const KernelLaunch &launch, void *args,
   context.dynamicSharedMemory =
       static_cast<char *>(sharedMemory) + launch.dynamicSharedOffset();
   context.dynamicSharedBytes = launch.dynamicSharedBytes;
+  // A fault of the kernel is reported with what runs here.
+  ensureSignalStack();
+  RunningKernelScope running(launch.name.c_str(), launch.loc, context.blockId);
   if (!launch.usesFibers()) {
     // The kernel loops over the block's threads itself.
     launch.entry(&context, args);

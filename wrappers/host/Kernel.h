@@ -50,6 +50,9 @@ struct KernelLaunch {
   int32_t flags = 0;
   /// The kernel's name, for errors.
   std::string name;
+  /// The launch op's loc, for errors found while the kernel runs; may be
+  /// null.
+  const char *loc = nullptr;
 
   bool usesFibers() const { return flags & kHostKernelUsesFibers; }
   // Valid once validateKernelLaunch accepted the launch.

@@ -12,6 +12,7 @@
 #include "wrappers/HostKernelAbi.h"
 #include "wrappers/MgpuAbi.h"
 #include "wrappers/common/RuntimeError.h"
+#include "wrappers/host/FaultHandler.h"
 #include "wrappers/host/Fibers.h"
 #include "wrappers/host/Runtime.h"
 
@@ -57,6 +58,27 @@ HostKernelContext *fiberContext(void *context, const char *loc,
   return threadContext;
 }
 
+/// The JIT'd program's abort(), which a failed cf.assert calls once it has
+/// printed its message: an error with status 1 that says where it happened,
+/// instead of a crash.
+[[noreturn]] void programAbort() {
+  const RunningKernel &kernel = runningKernel();
+  const char *cause = "a failed cf.assert (its message is printed above) or "
+                      "a call of abort()";
+  if (!kernel.name)
+    reportFatalError(nullptr, std::string("the program aborted: ") + cause);
+  auto ids = [](const int64_t *id) {
+    return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " +
+           std::to_string(id[2]) + ")";
+  };
+  std::string where = "block " + ids(kernel.blockId);
+  if (kernel.threadId)
+    where += ", thread " + ids(kernel.threadId);
+  reportFatalError(kernel.launchLoc ? kernel.launchLoc : "gpu.launch_func",
+                   "kernel '" + std::string(kernel.name) + "' aborted in " +
+                       where + ": " + cause);
+}
+
 } // namespace
 
 namespace gpu_runner {
@@ -71,6 +93,8 @@ std::vector<RuntimeSymbol> getRuntimeSymbols() {
 #define MGPU_FUNCTION(RET, NAME, PARAMS)                                       \
   {#NAME, reinterpret_cast<void *>(&NAME)},
 #include "wrappers/HostKernelAbi.def"
+      // The program's own abort(), so that a failed assertion is an error.
+      {"abort", reinterpret_cast<void *>(&programAbort)},
   };
 }
 
@@ -92,6 +116,7 @@ bool queryDeviceChip(int device, std::string &chip, std::string &error) {
 }
 
 bool initializeBackend(const BackendOptions &options, std::string &error) {
+  installFaultHandler();
   Status status = runtime().setDefaultDevice(options.device);
   if (!status.ok()) {
     error = status.message();
@@ -342,6 +367,37 @@ uint64_t mgpuHostShuffleAt(void *context, uint64_t value, int32_t sourceLane,
                            int32_t width, const char *loc) {
   return FiberBlock::shuffle(fiberContext(context, loc, "gpu.shuffle"), value,
                              sourceLane, width, loc);
+}
+
+void mgpuHostCheckAccessAt(intptr_t address, int64_t bytes, int32_t isStore,
+                           int32_t badDimension, int64_t badIndex,
+                           int64_t badSize, int64_t threadX, int64_t threadY,
+                           int64_t threadZ, int64_t blockX, int64_t blockY,
+                           int64_t blockZ, intptr_t loc) {
+  const char *what = isStore ? "store" : "load";
+  Status status;
+  if (badDimension >= 0)
+    status =
+        Status::error("index " + std::to_string(badIndex) + " of dimension " +
+                      std::to_string(badDimension) + " is outside [0, " +
+                      std::to_string(badSize) + "), the memref's size there");
+  else
+    status = runtime().memory().checkRange(reinterpret_cast<void *>(address),
+                                           static_cast<uint64_t>(bytes), what);
+  if (status.ok())
+    return;
+  const char *kernel = runningKernel().name;
+  int64_t thread[3] = {threadX, threadY, threadZ};
+  int64_t block[3] = {blockX, blockY, blockZ};
+  auto ids = [](const int64_t *id) {
+    return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " +
+           std::to_string(id[2]) + ")";
+  };
+  reportFatalError(
+      reinterpret_cast<const char *>(loc),
+      std::string(badDimension >= 0 ? "out-of-bounds " : "invalid ") + what +
+          " in kernel '" + (kernel ? kernel : "(unknown)") + "', block " +
+          ids(block) + ", thread " + ids(thread) + ": " + status.message());
 }
 
 } // extern "C"

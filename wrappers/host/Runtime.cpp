@@ -275,6 +275,7 @@ Status HostRuntime::launchKernel(const KernelLaunch &launch, const void *args,
   // it is gone.
   auto pending = std::make_shared<PendingLaunch>();
   pending->launch = launch;
+  pending->launch.loc = loc;
   size_t bytes = static_cast<size_t>(argsBytes);
   pending->args.reset(new ArgumentChunk[std::max<size_t>(
       1, (bytes + sizeof(ArgumentChunk) - 1) / sizeof(ArgumentChunk))]);

@@ -15,6 +15,8 @@
 
 #include "wrappers/host/Stream.h"
 
+#include "wrappers/host/FaultHandler.h"
+
 #include <algorithm>
 #include <cstring>
 #include <deque>
@@ -99,7 +101,11 @@ void StreamManager::workerLoop(Worker &worker) {
       stream->queue.pop_front();
       bool skip = stream->failed;
       lock.unlock();
-      Status status = skip ? Status() : task.run();
+      Status status = Status();
+      if (!skip) {
+        RunningOpScope running(task.loc);
+        status = task.run();
+      }
       task.run = nullptr; // destroy what the task captured outside the lock
       lock.lock();
       if (!status.ok() && !stream->failed) {
@@ -275,6 +281,7 @@ Status StreamManager::enqueue(void *stream, Task task, const char *loc) {
   if (!stream) {
     GPU_RUNNER_RETURN_IF_ERROR(synchronizeAllLocked(lock));
     lock.unlock();
+    RunningOpScope running(loc);
     return task();
   }
   std::shared_ptr<StreamState> state;

@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 
 // Atomics from many blocks running in parallel: a histogram with
 // memref.atomic_rmw, and a maximum with memref.generic_atomic_rmw.

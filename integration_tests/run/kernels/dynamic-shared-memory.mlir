@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 
 // Dynamic shared memory, sized at launch, next to a static workgroup
 // attribution: each block reverses its slice of the input through it.

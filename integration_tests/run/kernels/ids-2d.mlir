@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 
 // Thread and block ids, block and grid sizes of a 2-D launch: each thread
 // writes a code of its ids into the element it owns.

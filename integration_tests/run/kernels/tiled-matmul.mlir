@@ -3,6 +3,7 @@
 // accumulates, waits, and moves on, the sum carried per thread through the
 // loop over tiles. Both ways of running it print the same.
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 // RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
 
 module attributes {gpu.container_module} {

@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 // RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
 
 // A tree reduction in workgroup memory, with the barrier inside the loop:

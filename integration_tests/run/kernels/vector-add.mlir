@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 
 // A bounds-checked vector add over 1000 elements in blocks of 128 threads:
 // the last block has threads past the end, which must not write.

@@ -1,0 +1,15 @@
+// A kernel is not a host function: naming one with -e is an error.
+// RUN: %expect-exit-1 %gpu-runner %s -e k 2>&1 | FileCheck %s
+
+// CHECK: entry-kernel.mlir:[[# @LINE + 1]]:1: error: entry point 'k' not found; name it with -e
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+
+  func.func @main() {
+    return
+  }
+}

@@ -1,0 +1,16 @@
+//===- Timeout.h - --timeout: stop a run that takes too long --------------===//
+
+#ifndef GPU_RUNNER_RUNNER_TIMEOUT_H
+#define GPU_RUNNER_RUNNER_TIMEOUT_H
+
+namespace gpu_runner {
+
+/// After `seconds`, prints "error: timed out after N s (--timeout=N)" on
+/// stderr, after what the program printed, and ends the process with exit
+/// status 1, whatever the program is doing (a kernel that never ends, a
+/// wait that never returns). Call once.
+void startTimeout(unsigned seconds);
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_RUNNER_TIMEOUT_H
