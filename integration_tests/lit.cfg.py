@@ -26,7 +26,7 @@ backend = lit_config.params.get("backend", config.gpu_runner_default_backend)
 config.available_features.add(backend)
 
 # Built with -DGPU_RUNNER_SANITIZE=ON (scripts/test --sanitize).
-if lit.util.pythonize_bool(config.gpu_runner_sanitize):
+if lit.util.pythonize_bool(getattr(config, "gpu_runner_sanitize", "OFF")):
     config.available_features.add("sanitizers")
 
 tools = config.gpu_runner_tools_dir
