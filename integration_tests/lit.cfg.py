@@ -54,40 +54,27 @@ config.substitutions.append(
     ("%gpu-runner-host", os.path.join(tools, "gpu-runner-host")))
 config.substitutions.append(("%python", sys.executable))
 
-# The CUDA binary, whatever the backend under test: cuda/ tests compile
-# kernels with it on machines without a GPU too.
-#   cuda-runner  gpu-runner-cuda was built
-#   cuda-device  it sees a GPU (--list-devices succeeds)
-#   ptxas        the CUDA toolkit's ptxas is there, so kernels become fatbins
-cuda_runner = os.path.join(tools, "gpu-runner-cuda")
-if os.path.exists(cuda_runner):
-    config.available_features.add("cuda-runner")
-    config.substitutions.append(("%gpu-runner-cuda", cuda_runner))
+# The GPU binaries, whatever the backend under test: cuda/ and hip/ tests
+# compile kernels with them on machines without a GPU too.
+#   cuda-runner, hip-runner  gpu-runner-cuda / gpu-runner-hip was built
+#   cuda-device, hip-device  it sees a GPU (--list-devices succeeds)
+#   ptxas                    the CUDA toolkit's ptxas is there, so kernels
+#                            become fatbins
+for gpu in ("cuda", "hip"):
+    runner = os.path.join(tools, "gpu-runner-" + gpu)
+    if not os.path.exists(runner):
+        continue
+    config.available_features.add(gpu + "-runner")
+    config.substitutions.append(("%gpu-runner-" + gpu, runner))
     try:
-        probe = subprocess.run([cuda_runner, "--list-devices"],
+        probe = subprocess.run([runner, "--list-devices"],
                                stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, timeout=60)
         if probe.returncode == 0:
-            config.available_features.add("cuda-device")
+            config.available_features.add(gpu + "-device")
     except subprocess.TimeoutExpired:
-        lit_config.warning("gpu-runner-cuda --list-devices did not answer "
-                           "in 60 s; running as if there were no GPU")
-# The HIP binary likewise:
-#   hip-runner  gpu-runner-hip was built
-#   hip-device  it sees an AMD GPU (--list-devices succeeds)
-hip_runner = os.path.join(tools, "gpu-runner-hip")
-if os.path.exists(hip_runner):
-    config.available_features.add("hip-runner")
-    config.substitutions.append(("%gpu-runner-hip", hip_runner))
-    try:
-        probe = subprocess.run([hip_runner, "--list-devices"],
-                               stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, timeout=60)
-        if probe.returncode == 0:
-            config.available_features.add("hip-device")
-    except subprocess.TimeoutExpired:
-        lit_config.warning("gpu-runner-hip --list-devices did not answer "
-                           "in 60 s; running as if there were no GPU")
+        lit_config.warning("gpu-runner-%s --list-devices did not answer in "
+                           "60 s; running as if there were no GPU" % gpu)
 for toolkit in (os.environ.get("CUDA_PATH", ""), "/usr/local/cuda"):
     if toolkit and os.access(os.path.join(toolkit, "bin", "ptxas"), os.X_OK):
         config.available_features.add("ptxas")
