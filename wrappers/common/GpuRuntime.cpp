@@ -343,13 +343,19 @@ Status GpuRuntime::createEvent(void *&event) {
 
 Status GpuRuntime::destroyEvent(void *event) { return destroyStream(event); }
 
-Status GpuRuntime::recordEvent(void *event, void *stream) {
-  std::lock_guard<std::mutex> lock(mutex);
+Status GpuRuntime::resolveEvent(void *event, void *&handle) {
   Token *entry = nullptr;
   GPU_RUNNER_RETURN_IF_ERROR(resolveToken(event, entry));
   if (!entry->isEvent)
     return Status::error("a stream was passed where an event was expected");
-  void *handle = entry->event;
+  handle = entry->event;
+  return Status();
+}
+
+Status GpuRuntime::recordEvent(void *event, void *stream) {
+  std::lock_guard<std::mutex> lock(mutex);
+  void *handle = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveEvent(event, handle));
   void *driverStream;
   int device;
   GPU_RUNNER_RETURN_IF_ERROR(resolveStream(stream, driverStream, device));
@@ -362,11 +368,8 @@ Status GpuRuntime::synchronizeEvent(void *event) {
 
 Status GpuRuntime::streamWaitEvent(void *stream, void *event) {
   std::lock_guard<std::mutex> lock(mutex);
-  Token *entry = nullptr;
-  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(event, entry));
-  if (!entry->isEvent)
-    return Status::error("a stream was passed where an event was expected");
-  void *handle = entry->event;
+  void *handle = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveEvent(event, handle));
   void *driverStream;
   int device;
   GPU_RUNNER_RETURN_IF_ERROR(resolveStream(stream, driverStream, device));
@@ -733,21 +736,17 @@ Status GpuRuntime::hostUnregister(void *ptr) {
 
 Status GpuRuntime::hostRegisterMemRef(int64_t rank, void *descriptor,
                                       int64_t elementSizeBytes) {
-  MemRefView view;
-  GPU_RUNNER_RETURN_IF_ERROR(
-      readMemRefDescriptor(rank, descriptor, elementSizeBytes, "memref", view));
   ByteRange range;
-  GPU_RUNNER_RETURN_IF_ERROR(computeByteRange(view, "memref", range));
+  GPU_RUNNER_RETURN_IF_ERROR(
+      readMemRefByteRange(rank, descriptor, elementSizeBytes, range));
   return hostRegister(range.begin, range.bytes);
 }
 
 Status GpuRuntime::hostUnregisterMemRef(int64_t rank, void *descriptor,
                                         int64_t elementSizeBytes) {
-  MemRefView view;
-  GPU_RUNNER_RETURN_IF_ERROR(
-      readMemRefDescriptor(rank, descriptor, elementSizeBytes, "memref", view));
   ByteRange range;
-  GPU_RUNNER_RETURN_IF_ERROR(computeByteRange(view, "memref", range));
+  GPU_RUNNER_RETURN_IF_ERROR(
+      readMemRefByteRange(rank, descriptor, elementSizeBytes, range));
   if (range.bytes == 0)
     return Status();
   return hostUnregister(range.begin);

@@ -180,6 +180,8 @@ private:
   /// for an event where a stream is needed.
   Status resolveStream(void *token, void *&stream, int &device);
   Status resolveToken(void *token, Token *&result);
+  /// The driver event of an event token; fails for a stream.
+  Status resolveEvent(void *event, void *&handle);
   Status resolveTimer(void *timer, Timer *&result);
   /// Records `event` of `timer` on `stream` (null: after all work so far).
   Status recordTimerEvent(Timer &timer, void *&event, void *stream);

@@ -449,4 +449,12 @@ void fillElements(void *dst, uint64_t value, int64_t elementSizeBytes,
   std::memcpy(out, pattern, left);
 }
 
+Status readMemRefByteRange(int64_t rank, const void *descriptor,
+                           int64_t elementSizeBytes, ByteRange &range) {
+  MemRefView view;
+  GPU_RUNNER_RETURN_IF_ERROR(
+      readMemRefDescriptor(rank, descriptor, elementSizeBytes, "memref", view));
+  return computeByteRange(view, "memref", range);
+}
+
 } // namespace gpu_runner

@@ -60,6 +60,11 @@ struct ByteRange {
 Status computeByteRange(const MemRefView &view, const char *what,
                         ByteRange &range);
 
+/// The bytes the memref at `descriptor` spans: readMemRefDescriptor, then
+/// computeByteRange, as gpu.host_register and gpu.host_unregister need.
+Status readMemRefByteRange(int64_t rank, const void *descriptor,
+                           int64_t elementSizeBytes, ByteRange &range);
+
 /// A strided copy as a loop nest around contiguous runs. Dimensions that are
 /// contiguous on both sides are merged into the run, and adjacent outer
 /// dimensions that step evenly on both sides into one loop, so a copy

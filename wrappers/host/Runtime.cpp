@@ -59,9 +59,9 @@ Status HostRuntime::synchronizeStream(void *token) {
 Status HostRuntime::joinStream(void *stream, void *dependency) {
   if (!streamManager.isEvent(dependency))
     return streamManager.join(stream, dependency);
-  GPU_RUNNER_RETURN_IF_ERROR(
-      stream ? streamManager.waitEvent(stream, dependency)
-             : streamManager.synchronizeEvent(dependency));
+  GPU_RUNNER_RETURN_IF_ERROR(stream
+                                 ? streamManager.waitEvent(stream, dependency)
+                                 : streamManager.synchronizeEvent(dependency));
   return streamManager.destroyEvent(dependency);
 }
 
@@ -210,11 +210,9 @@ Status HostRuntime::hostRegister(void *ptr, uint64_t bytes, const char *loc) {
 Status HostRuntime::hostRegisterMemRef(int64_t rank, void *descriptor,
                                        int64_t elementSizeBytes,
                                        const char *loc) {
-  MemRefView view;
-  GPU_RUNNER_RETURN_IF_ERROR(
-      readMemRefDescriptor(rank, descriptor, elementSizeBytes, "memref", view));
   ByteRange range;
-  GPU_RUNNER_RETURN_IF_ERROR(computeByteRange(view, "memref", range));
+  GPU_RUNNER_RETURN_IF_ERROR(
+      readMemRefByteRange(rank, descriptor, elementSizeBytes, range));
   return hostRegistry.registerRange(range.begin, range.bytes, loc,
                                     deviceMemory);
 }
@@ -225,11 +223,9 @@ Status HostRuntime::hostUnregister(void *ptr) {
 
 Status HostRuntime::hostUnregisterMemRef(int64_t rank, void *descriptor,
                                          int64_t elementSizeBytes) {
-  MemRefView view;
-  GPU_RUNNER_RETURN_IF_ERROR(
-      readMemRefDescriptor(rank, descriptor, elementSizeBytes, "memref", view));
   ByteRange range;
-  GPU_RUNNER_RETURN_IF_ERROR(computeByteRange(view, "memref", range));
+  GPU_RUNNER_RETURN_IF_ERROR(
+      readMemRefByteRange(rank, descriptor, elementSizeBytes, range));
   if (range.bytes == 0)
     return Status(); // an empty memref was never recorded
   return hostRegistry.unregisterRange(range.begin);
