@@ -29,6 +29,13 @@ config.available_features.add(backend)
 if lit.util.pythonize_bool(getattr(config, "gpu_runner_sanitize", "OFF")):
     config.available_features.add("sanitizers")
 
+# Compiled programs are cached in the build folder for one run of the
+# suite, so that each run compiles afresh and nothing is left in the user's
+# cache folder; the cache's own tests choose their folders.
+cache_dir = os.path.join(config.gpu_runner_obj_root, "compile-cache")
+shutil.rmtree(cache_dir, ignore_errors=True)
+config.environment["GPU_RUNNER_CACHE_DIR"] = cache_dir
+
 tools = config.gpu_runner_tools_dir
 # For the benchmark harnesses: the build folder, the Python that has
 # Debian's packages, and whether plots can be drawn. Before %gpu-runner,

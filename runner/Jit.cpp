@@ -6,13 +6,14 @@
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/ExecutionEngine/Orc/ObjectTransformLayer.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -70,12 +71,19 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
     return machineBuilder.takeError();
   auto codeGenLevel = static_cast<CodeGenOptLevel>(options.optLevel);
   machineBuilder->setCodeGenOptLevel(codeGenLevel);
+  // What JITLink links best, as LLJIT would choose when it compiles.
+  machineBuilder->setRelocationModel(Reloc::PIC_);
+  machineBuilder->setCodeModel(CodeModel::Small);
   auto targetMachine = machineBuilder->createTargetMachine();
   if (!targetMachine)
     return targetMachine.takeError();
 
+  // No platform: the program's constructors and destructors are plain
+  // functions (see compile), and the generic IR platform would only
+  // compile a module of its own on every run.
   auto lljit = LLJITBuilder()
                    .setJITTargetMachineBuilder(std::move(*machineBuilder))
+                   .setPlatformSetUp(setUpInactivePlatform)
                    .create();
   if (!lljit)
     return lljit.takeError();
@@ -113,27 +121,6 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
   jit->getMainJITDylib().addGenerator(std::move(*process));
 
   jit->optLevel = options.optLevel;
-
-  if (!options.objectDumpPath.empty()) {
-    std::string path = options.objectDumpPath;
-    Jit *self = jit.get();
-    jit->lljit->getObjTransformLayer().setTransform(
-        [path, self](std::unique_ptr<MemoryBuffer> object)
-            -> Expected<std::unique_ptr<MemoryBuffer>> {
-          // The JIT compiles modules of its own too (the platform's); only
-          // the program's object is wanted.
-          if (object->getBufferIdentifier() !=
-              self->programModuleName + "-jitted-objectbuffer")
-            return std::move(object);
-          std::error_code ec;
-          raw_fd_ostream os(path, ec, sys::fs::OF_None);
-          if (ec)
-            return createStringError(ec, "cannot write the object file '" +
-                                             path + "': " + ec.message());
-          os << object->getBuffer();
-          return std::move(object);
-        });
-  }
   return std::move(jit);
 }
 
@@ -180,36 +167,101 @@ const DataLayout &Jit::getDataLayout() const { return lljit->getDataLayout(); }
 
 const Triple &Jit::getTargetTriple() const { return lljit->getTargetTriple(); }
 
-Error Jit::addModule(std::unique_ptr<Module> module,
-                     std::unique_ptr<LLVMContext> context) {
-  programModuleName = module->getModuleIdentifier();
+std::string Jit::getTargetDescription() const {
+  return (targetMachine->getTargetTriple().str() + " " +
+          targetMachine->getTargetCPU() + " " +
+          targetMachine->getTargetFeatureString())
+      .str();
+}
+
+namespace {
+
+/// The functions the runner calls in place of the program's global
+/// constructors and destructors.
+constexpr StringLiteral kInitFunction = "__gpu_runner_init";
+constexpr StringLiteral kFiniFunction = "__gpu_runner_fini";
+
+/// Replaces the global array `arrayName` (llvm.global_ctors or
+/// llvm.global_dtors) by a function `name` that calls its functions by
+/// priority: lowest first for constructors, highest first for destructors.
+void defineInitializerFunction(Module &module, StringRef arrayName,
+                               StringRef name) {
+  bool constructors = arrayName == "llvm.global_ctors";
+  SmallVector<std::pair<unsigned, Function *>> calls;
+  for (CtorDtorIterator::Element element :
+       constructors ? getConstructors(module) : getDestructors(module))
+    if (element.Func)
+      calls.push_back({element.Priority, element.Func});
+  std::stable_sort(
+      calls.begin(), calls.end(), [&](const auto &a, const auto &b) {
+        return constructors ? a.first < b.first : a.first > b.first;
+      });
+  if (GlobalVariable *array = module.getNamedGlobal(arrayName))
+    array->eraseFromParent();
+
+  LLVMContext &context = module.getContext();
+  auto *function =
+      Function::Create(FunctionType::get(Type::getVoidTy(context), false),
+                       GlobalValue::ExternalLinkage, name, module);
+  IRBuilder<> builder(BasicBlock::Create(context, "entry", function));
+  for (auto [priority, callee] : calls)
+    builder.CreateCall(callee->getFunctionType(), callee);
+  builder.CreateRetVoid();
+}
+
+} // namespace
+
+Expected<std::string> Jit::compile(Module &module, mlir::TimingScope &timing) {
+  defineInitializerFunction(module, "llvm.global_ctors", kInitFunction);
+  defineInitializerFunction(module, "llvm.global_dtors", kFiniFunction);
   // Frames larger than a page touch each page on the way down, so that a
   // kernel whose private memory overflows a fiber's stack faults on the
   // guard page below it (which the host backend reports) rather than
   // jumping past it into other memory.
-  for (Function &function : *module)
+  for (Function &function : module)
     if (!function.isDeclaration())
       function.addFnAttr("probe-stack", "inline-asm");
-  // Optimized before the JIT sees it, not in its IR layer: the JIT takes the
-  // definitions it must provide from the module as added, and optimization
-  // may drop some (an inlined linkonce_odr function, say).
-  auto optimize =
-      mlir::makeOptimizingTransformer(optLevel, 0, targetMachine.get());
-  if (Error error = optimize(module.get()))
-    return error;
-  return lljit->addIRModule(
-      ThreadSafeModule(std::move(module), std::move(context)));
+
+  {
+    mlir::TimingScope optimizeTiming = timing.nest("LLVM optimization");
+    auto optimize =
+        mlir::makeOptimizingTransformer(optLevel, 0, targetMachine.get());
+    if (Error error = optimize(&module))
+      return std::move(error);
+  }
+  mlir::TimingScope codegenTiming = timing.nest("LLVM code generation");
+  SimpleCompiler compiler(*targetMachine);
+  Expected<std::unique_ptr<MemoryBuffer>> object = compiler(module);
+  if (!object)
+    return object.takeError();
+  return (*object)->getBuffer().str();
+}
+
+Error Jit::addObject(StringRef object) {
+  return lljit->addObjectFile(
+      MemoryBuffer::getMemBufferCopy(object, "gpu-runner-program"));
 }
 
 JITDylib &Jit::getMainJITDylib() { return lljit->getMainJITDylib(); }
 
-bool Jit::isExternalSymbolResolvable(StringRef name) {
-  auto symbol = lljit->lookup(name);
-  if (!symbol) {
-    consumeError(symbol.takeError());
-    return false;
+std::vector<std::string>
+Jit::findUnresolvedSymbols(ArrayRef<std::string> names) {
+  ExecutionSession &session = lljit->getExecutionSession();
+  MangleAndInterner mangle(session, lljit->getDataLayout());
+  SymbolLookupSet symbols;
+  for (const std::string &name : names)
+    symbols.add(mangle(name), SymbolLookupFlags::WeaklyReferencedSymbol);
+  Expected<SymbolMap> found = session.lookup(
+      makeJITDylibSearchOrder(&getMainJITDylib()), std::move(symbols));
+  std::vector<std::string> unresolved;
+  if (!found) {
+    consumeError(found.takeError());
+    return std::vector<std::string>(names.begin(), names.end());
   }
-  return true;
+  for (const std::string &name : names)
+    if (!found->count(mangle(name)))
+      unresolved.push_back(name);
+  return unresolved;
 }
 
 Expected<void *> Jit::lookup(StringRef name) {
@@ -219,10 +271,16 @@ Expected<void *> Jit::lookup(StringRef name) {
   return address->toPtr<void *>();
 }
 
-Error Jit::initialize() { return lljit->initialize(lljit->getMainJITDylib()); }
-
-Error Jit::deinitialize() {
-  return lljit->deinitialize(lljit->getMainJITDylib());
+Error Jit::callVoidFunction(StringRef name) {
+  Expected<void *> function = lookup(name);
+  if (!function)
+    return function.takeError();
+  reinterpret_cast<void (*)()> (*function)();
+  return Error::success();
 }
+
+Error Jit::initialize() { return callVoidFunction(kInitFunction); }
+
+Error Jit::deinitialize() { return callVoidFunction(kFiniFunction); }
 
 } // namespace gpu_runner

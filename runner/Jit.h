@@ -5,11 +5,18 @@
 // libraries named by --shared-libs, and the process itself (the MLIR runner
 // utilities the runner is linked with, the C and math libraries).
 //
+// The program is compiled to an object apart from loading it, so that an
+// object from the compile cache loads the same way. Its global constructors
+// and destructors become two plain functions the runner calls, since an
+// object carries them in sections that only a native ORC platform, with
+// its runtime library, would run.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef GPU_RUNNER_RUNNER_JIT_H
 #define GPU_RUNNER_RUNNER_JIT_H
 
+#include "mlir/Support/Timing.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -25,8 +32,6 @@ struct JitOptions {
   unsigned optLevel = 2;
   /// Libraries to resolve symbols from, searched in this order.
   std::vector<std::string> sharedLibs;
-  /// Where to write the compiled object; empty to write nothing.
-  std::string objectDumpPath;
 };
 
 class Jit {
@@ -40,20 +45,29 @@ public:
   /// The target the module must be compiled for.
   const llvm::DataLayout &getDataLayout() const;
   const llvm::Triple &getTargetTriple() const;
+  /// The triple, CPU and CPU features the code is compiled for: what an
+  /// object depends on besides the program.
+  std::string getTargetDescription() const;
 
-  /// Optimizes and adds the program's `module`; code is generated on first
-  /// lookup.
-  llvm::Error addModule(std::unique_ptr<llvm::Module> module,
-                        std::unique_ptr<llvm::LLVMContext> context);
+  /// Optimizes `module` and compiles it to an object, timing each under
+  /// `timing`.
+  llvm::Expected<std::string> compile(llvm::Module &module,
+                                      mlir::TimingScope &timing);
 
-  /// Whether `name` resolves to a definition outside the program. Call it
-  /// before adding the program's module, so that nothing is compiled.
-  bool isExternalSymbolResolvable(llvm::StringRef name);
+  /// Adds the program's object, compiled by `compile`; it is linked on the
+  /// first lookup.
+  llvm::Error addObject(llvm::StringRef object);
 
-  /// The address of `name`, compiling what it needs.
+  /// Those of `names` that resolve to no definition outside the program, in
+  /// one lookup. Call it before adding the program's object, so that
+  /// nothing is linked.
+  std::vector<std::string>
+  findUnresolvedSymbols(llvm::ArrayRef<std::string> names);
+
+  /// The address of `name`, linking what it needs.
   llvm::Expected<void *> lookup(llvm::StringRef name);
 
-  /// Runs the global constructors and destructors of the added modules.
+  /// Runs the global constructors and destructors of the program.
   llvm::Error initialize();
   llvm::Error deinitialize();
 
@@ -63,12 +77,12 @@ private:
 
   llvm::Error loadSharedLibrary(const std::string &path);
   llvm::orc::JITDylib &getMainJITDylib();
+  /// Calls the program's function `name`, which takes and returns nothing.
+  llvm::Error callVoidFunction(llvm::StringRef name);
 
   std::unique_ptr<llvm::orc::LLJIT> lljit;
   std::unique_ptr<llvm::TargetMachine> targetMachine;
   unsigned optLevel = 2;
-  /// The identifier of the module added last, the program's.
-  std::string programModuleName;
   /// Functions that --shared-libs libraries asked to be called at exit.
   std::vector<void (*)()> libraryDestructors;
 };

@@ -143,6 +143,34 @@ struct RunnerOptions {
                      "and report the first bad one (slower)"),
       llvm::cl::cat(category)};
 
+  llvm::cl::opt<std::string> cacheDir{
+      "cache-dir",
+      llvm::cl::desc("Keep compiled programs in DIR, to skip compiling a "
+                     "program run before (default: $GPU_RUNNER_CACHE_DIR, "
+                     "else gpu-runner in $XDG_CACHE_HOME or ~/.cache)"),
+      llvm::cl::value_desc("DIR"), llvm::cl::cat(category)};
+
+  llvm::cl::opt<bool> noCache{
+      "no-cache",
+      llvm::cl::desc("Compile the program without looking in or adding to "
+                     "the compile cache"),
+      llvm::cl::cat(category)};
+
+  llvm::cl::opt<std::string> cacheMaxSize{
+      "cache-max-size",
+      llvm::cl::desc("Evict the least recently used compiled programs when "
+                     "the cache folder grows past SIZE: bytes, or with a "
+                     "k, m or g suffix (default: 1g)"),
+      llvm::cl::value_desc("SIZE"), llvm::cl::cat(category)};
+
+  llvm::cl::opt<bool> timing{
+      "timing",
+      llvm::cl::desc("Report on stderr the time of each phase (parsing, each "
+                     "lowering pass, translation, LLVM optimization and code "
+                     "generation, GPU binary compilation, loading, the run) "
+                     "and whether the compile cache had the program"),
+      llvm::cl::cat(category)};
+
   /// The optimization level the last -O flag on the command line asks for.
   unsigned getOptLevel() const {
     unsigned level = 2, position = 0;

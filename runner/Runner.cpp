@@ -9,6 +9,7 @@
 #include "runner/Runner.h"
 
 #include "lowering/Pipeline.h"
+#include "runner/CompileCache.h"
 #include "runner/Jit.h"
 #include "runner/Options.h"
 #include "runner/Timeout.h"
@@ -24,12 +25,14 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -41,6 +44,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <vector>
 
 using namespace mlir;
@@ -316,28 +320,40 @@ LogicalResult checkEntryPoint(ModuleOp module, StringRef name,
 
 /// Checks that every external function and global the program uses is
 /// provided by the runtime, a library or the process, so that a missing one
-/// is reported where it is declared.
-LogicalResult checkExternalSymbols(ModuleOp module, Jit &jit) {
-  bool ok = true;
-  auto check = [&](Operation *op, StringRef name, StringRef kind) {
-    if (name.starts_with("llvm.") ||
-        SymbolTable::symbolKnownUseEmpty(op, module) ||
-        jit.isExternalSymbolResolvable(name))
-      return;
+/// is reported where it is declared. Adds their names to `externals`.
+LogicalResult checkExternalSymbols(ModuleOp module, Jit &jit,
+                                   std::vector<std::string> &externals) {
+  SmallVector<std::pair<Operation *, StringRef>> declarations;
+  for (auto function : module.getOps<LLVM::LLVMFuncOp>())
+    if (function.isExternal())
+      declarations.push_back({function, "function"});
+  for (auto global : module.getOps<LLVM::GlobalOp>())
+    if (global.getLinkage() == LLVM::Linkage::External &&
+        !global.getValueOrNull() && global.getInitializerRegion().empty())
+      declarations.push_back({global, "global"});
+  // The symbols the program refers to, found in one walk.
+  llvm::DenseSet<StringAttr> used;
+  if (auto uses = SymbolTable::getSymbolUses(&module.getBodyRegion()))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      used.insert(use.getSymbolRef().getRootReference());
+  llvm::erase_if(declarations, [&](auto declaration) {
+    StringAttr name = SymbolTable::getSymbolName(declaration.first);
+    return name.getValue().starts_with("llvm.") || !used.contains(name);
+  });
+  for (auto [op, kind] : declarations)
+    externals.push_back(SymbolTable::getSymbolName(op).str());
+
+  std::vector<std::string> unresolved = jit.findUnresolvedSymbols(externals);
+  for (auto [op, kind] : declarations) {
+    StringRef name = SymbolTable::getSymbolName(op);
+    if (!llvm::is_contained(unresolved, name))
+      continue;
     op->emitError() << "unresolved external " << kind << " '" << name
                     << "': it is not defined in the program, and neither "
                        "gpu-runner's runtime, the MLIR runner utilities, the "
                        "C library nor a --shared-libs library provides it";
-    ok = false;
-  };
-  for (auto function : module.getOps<LLVM::LLVMFuncOp>())
-    if (function.isExternal())
-      check(function, function.getName(), "function");
-  for (auto global : module.getOps<LLVM::GlobalOp>())
-    if (global.getLinkage() == LLVM::Linkage::External &&
-        !global.getValueOrNull() && global.getInitializerRegion().empty())
-      check(global, global.getSymName(), "global");
-  return success(ok);
+  }
+  return success(unresolved.empty());
 }
 
 /// Flushes everything the program may have printed, in the order it printed
@@ -351,9 +367,11 @@ void flushProgramOutput() {
 /// Runs the backend's pipeline on `module`; its diagnostics are printed by
 /// the caller's handler.
 LogicalResult lowerProgram(ModuleOp module, Backend backend,
-                           const PipelineOptions &options, bool printAfterAll) {
+                           const PipelineOptions &options, bool printAfterAll,
+                           TimingScope &timing) {
   MLIRContext *context = module.getContext();
   PassManager pm(context);
+  pm.enableTiming(timing);
   // Verify after every pass (the default, said here because it matters):
   // LLVM is built without assertions, so IR a pass broke must stop here
   // as a diagnostic, not crash or miscompile in a later pass.
@@ -431,10 +449,11 @@ TimeUnit unitFor(double reference) {
   return {"s", 1.0};
 }
 
-/// What --benchmark-repetitions reports: compile times, then the time per
-/// timed run. The runs do not include compilation.
-void printBenchmarkReport(const RunnerOptions &options, double lowerSeconds,
-                          double jitSeconds, std::vector<double> runs) {
+/// What --benchmark-repetitions reports: compile and load times, then the
+/// time per timed run. The runs do not include compiling or loading.
+void printBenchmarkReport(const RunnerOptions &options, double compileSeconds,
+                          StringRef compileNote, double loadSeconds,
+                          std::vector<double> runs) {
   std::sort(runs.begin(), runs.end());
   size_t n = runs.size();
   double median = n % 2 ? runs[n / 2] : (runs[n / 2 - 1] + runs[n / 2]) / 2;
@@ -450,82 +469,292 @@ void printBenchmarkReport(const RunnerOptions &options, double lowerSeconds,
      << backendName() << "\n"
      << "  warm-up runs:    " << options.benchmarkWarmup << " (not timed)\n"
      << "  timed runs:      " << n << "\n"
-     << "  parse and lower: " << ms(lowerSeconds) << " (not in the runs)\n"
-     << "  JIT compile:     " << ms(jitSeconds) << " (not in the runs)\n"
+     << "  compile:         " << ms(compileSeconds) << " (" << compileNote
+     << "; not in the runs)\n"
+     << "  load:            " << ms(loadSeconds) << " (not in the runs)\n"
      << "  time per run:    min " << time(runs.front()) << ", median "
      << time(median) << ", max " << time(runs.back()) << "\n";
   os.flush();
 }
 
-/// Compiles the lowered `module` and runs its entry point; returns the exit
-/// status. `lowerSeconds` is what parsing and lowering took, for the
-/// benchmark report.
-int runProgram(ModuleOp module, const RunnerOptions &options,
-               EntryResult entryResult, double lowerSeconds) {
-  Clock::time_point jitStart = Clock::now();
-  JitOptions jitOptions;
-  jitOptions.optLevel = options.getOptLevel();
-  jitOptions.sharedLibs.assign(options.sharedLibs.begin(),
-                               options.sharedLibs.end());
-  if (options.dumpObjectFile)
-    jitOptions.objectDumpPath = options.objectFilename.empty()
-                                    ? options.inputFilename + ".o"
-                                    : options.objectFilename.getValue();
-  auto jit = Jit::create(jitOptions);
-  if (!jit)
-    return fail(llvm::toString(jit.takeError()));
-  if (failed(checkExternalSymbols(module, **jit)))
-    return 1;
-
-  auto llvmContext = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, *llvmContext, options.inputFilename);
-  if (!llvmModule)
-    return 1;
-  llvmModule->setDataLayout((*jit)->getDataLayout());
-  llvmModule->setTargetTriple((*jit)->getTargetTriple());
-  if (llvm::Error error =
-          (*jit)->addModule(std::move(llvmModule), std::move(llvmContext)))
-    return fail(llvm::toString(std::move(error)));
-
-  // Looking the entry up compiles the program.
-  auto entry = (*jit)->lookup(options.entryPoint);
-  if (!entry)
-    return fail(llvm::toString(entry.takeError()));
-  if (options.compileOnly)
-    return 0;
-  std::string backendError;
-  BackendOptions backendOptions;
-  backendOptions.device = options.device;
-  if (!initializeBackend(backendOptions, backendError))
-    return fail(backendError);
-  // Global constructors may already call the runtime (module loads).
-  if (llvm::Error error = (*jit)->initialize())
-    return fail(llvm::toString(std::move(error)));
-
-  double jitSeconds = secondsSince(jitStart);
-
-  if (options.benchmarkRepetitions == 0) {
-    callEntryPoint(*entry, entryResult);
-  } else {
-    // Each run ends when the work it enqueued is done, as a run of
-    // iree-benchmark-module does.
-    std::vector<double> runs;
-    unsigned total = options.benchmarkWarmup + options.benchmarkRepetitions;
-    for (unsigned run = 0; run < total; ++run) {
-      Clock::time_point start = Clock::now();
-      callEntryPoint(*entry, entryResult);
-      synchronizeBackend();
-      if (run >= options.benchmarkWarmup)
-        runs.push_back(secondsSince(start));
-    }
-    printBenchmarkReport(options, lowerSeconds, jitSeconds, std::move(runs));
+/// The --timing report: the time of each phase, in MLIR's timing manager,
+/// and what the compile cache did; printed on stderr when the run ends.
+class PhaseTimer {
+public:
+  explicit PhaseTimer(bool enabled) {
+    manager.setEnabled(enabled);
+    root.emplace(manager.getRootScope());
   }
 
-  if (llvm::Error error = (*jit)->deinitialize())
+  ~PhaseTimer() {
+    if (!manager.isEnabled())
+      return;
+    root.reset(); // The manager prints only once no timer is in use.
+    flushProgramOutput();
+    llvm::errs() << "compile cache: " << cacheStatus << "\n";
+    manager.print();
+    manager.setEnabled(false); // Else it prints again when destroyed.
+  }
+
+  TimingScope &getRoot() { return *root; }
+
+  /// What the compile cache did, in a few words.
+  std::string cacheStatus = "off";
+
+private:
+  DefaultTimingManager manager;
+  std::optional<TimingScope> root;
+};
+
+/// A file's identity for a cache key: its path, size and time, so that an
+/// updated tool (ptxas, ld.lld) misses entries it did not compile.
+std::string describeFile(const Twine &path) {
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status))
+    return (path + " (missing)").str();
+  return (path + " " + Twine(status.getSize()) + " " +
+          Twine(status.getLastModificationTime().time_since_epoch().count()))
+      .str();
+}
+
+/// Everything that decides the compiled program: the input, the flags that
+/// change what is compiled, the backend, its target and tools, and the
+/// builds of gpu-runner and LLVM. Not in it: what only matters when the
+/// program runs (--shared-libs, --device beyond its chip, --timeout,
+/// --benchmark-*), checked or applied on every run.
+std::string computeCacheKey(const RunnerOptions &options, Backend backend,
+                            const PipelineOptions &pipeline, const Jit &jit,
+                            StringRef input) {
+  CacheKeyBuilder key;
+  key.add("entry format", "1")
+      .add("gpu-runner", GPU_RUNNER_VERSION)
+      .add("build", getBuildIdentity())
+      .add("llvm", LLVM_VERSION_STRING)
+      .add("backend", getBackendName(backend))
+      .add("host target", jit.getTargetDescription())
+      .add("-O", std::to_string(options.getOptLevel()))
+      .add("-e", options.entryPoint)
+      .add("--entry-point-result", options.entryPointResult)
+      .add("input name", options.inputFilename)
+      .add("barrier splitting", pipeline.splitBarriers ? "on" : "off")
+      .add("--check-bounds", pipeline.checkBounds ? "on" : "off");
+  if (backend == Backend::Cuda) {
+    key.add("chip", pipeline.gpuChip)
+        .add("features", pipeline.gpuFeatures)
+        .add("ptxas",
+             pipeline.cudaToolkitPath.empty()
+                 ? "none"
+                 : describeFile(pipeline.cudaToolkitPath + "/bin/ptxas"))
+        .add("fatbinary",
+             pipeline.cudaToolkitPath.empty()
+                 ? "none"
+                 : describeFile(pipeline.cudaToolkitPath + "/bin/fatbinary"));
+  } else if (backend == Backend::Hip) {
+    key.add("chip", pipeline.gpuChip)
+        .add("device libraries",
+             describeFile(pipeline.rocmPath + "/amdgcn/bitcode/ocml.bc"))
+        .add("ld.lld", describeFile(pipeline.rocmPath + "/llvm/bin/ld.lld"));
+  }
+  return key.add("input", input).finish();
+}
+
+/// Parses, lowers and compiles the program in `input` to an object; its
+/// errors are printed as diagnostics.
+FailureOr<CompiledProgram>
+compileProgram(std::unique_ptr<llvm::MemoryBuffer> input,
+               const RunnerOptions &options, EntryResult entryResult,
+               Backend backend, const PipelineOptions &pipelineOptions,
+               Jit &jit, TimingScope &timing) {
+  TimingScope contextTiming = timing.nest("MLIR context set-up");
+  DialectRegistry registry;
+  registerInputDialects(registry);
+  MLIRContext context(registry);
+  contextTiming.stop();
+  // Diagnostics name the op and point at its line; a dump of the op in
+  // generic form would only bury that.
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module;
+  {
+    TimingScope parseTiming = timing.nest("Parse");
+    ParseDiagnostics parseDiagnostics(context, sourceMgr);
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  if (!module)
+    return failure();
+  {
+    TimingScope lowerTiming = timing.nest("Lowering");
+    if (failed(lowerProgram(*module, backend, pipelineOptions,
+                            options.printIRAfterAll, lowerTiming)))
+      return failure();
+  }
+  if (options.printIRAfterLowering) {
+    module->print(llvm::errs());
+    llvm::errs() << "\n";
+  }
+  CompiledProgram program;
+  {
+    TimingScope checkTiming = timing.nest("Entry point and externals check");
+    if (failed(checkEntryPoint(*module, options.entryPoint, entryResult,
+                               options.entryPointResult)) ||
+        failed(checkExternalSymbols(*module, jit, program.externals)))
+      return failure();
+  }
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    TimingScope translateTiming = timing.nest("Translation to LLVM IR");
+    llvmModule =
+        translateModuleToLLVMIR(*module, llvmContext, options.inputFilename);
+  }
+  if (!llvmModule)
+    return failure();
+  llvmModule->setDataLayout(jit.getDataLayout());
+  llvmModule->setTargetTriple(jit.getTargetTriple());
+  llvm::Expected<std::string> object = jit.compile(*llvmModule, timing);
+  if (!object) {
+    fail(llvm::toString(object.takeError()));
+    return failure();
+  }
+  program.object = std::move(*object);
+  return program;
+}
+
+/// Loads the compiled program and runs its entry point; returns the exit
+/// status. `compileSeconds` is what compiling took (or finding it in the
+/// cache), for the benchmark report.
+int runProgram(const CompiledProgram &program, Jit &jit,
+               const RunnerOptions &options, EntryResult entryResult,
+               PhaseTimer &timer, double compileSeconds) {
+  TimingScope &root = timer.getRoot();
+  if (options.dumpObjectFile) {
+    std::string path = options.objectFilename.empty()
+                           ? options.inputFilename + ".o"
+                           : options.objectFilename.getValue();
+    std::error_code error;
+    llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_None);
+    if (error)
+      return fail("cannot write the object file '" + path +
+                  "': " + error.message());
+    os << program.object;
+  }
+
+  Clock::time_point loadStart = Clock::now();
+  void *entry;
+  {
+    TimingScope linkTiming = root.nest("JIT link");
+    if (llvm::Error error = jit.addObject(program.object))
+      return fail(llvm::toString(std::move(error)));
+    auto address = jit.lookup(options.entryPoint);
+    if (!address)
+      return fail(llvm::toString(address.takeError()));
+    entry = *address;
+  }
+  if (options.compileOnly)
+    return 0;
+  {
+    TimingScope backendTiming = root.nest("Backend initialization");
+    std::string backendError;
+    BackendOptions backendOptions;
+    backendOptions.device = options.device;
+    if (!initializeBackend(backendOptions, backendError))
+      return fail(backendError);
+  }
+  {
+    // The constructors load the GPU modules.
+    TimingScope initTiming = root.nest("Module load (constructors)");
+    if (llvm::Error error = jit.initialize())
+      return fail(llvm::toString(std::move(error)));
+  }
+  double loadSeconds = secondsSince(loadStart);
+
+  {
+    TimingScope runTiming = root.nest("Run");
+    if (options.benchmarkRepetitions == 0) {
+      callEntryPoint(entry, entryResult);
+    } else {
+      // Each run ends when the work it enqueued is done, as a run of
+      // iree-benchmark-module does.
+      std::vector<double> runs;
+      unsigned total = options.benchmarkWarmup + options.benchmarkRepetitions;
+      for (unsigned run = 0; run < total; ++run) {
+        Clock::time_point start = Clock::now();
+        callEntryPoint(entry, entryResult);
+        synchronizeBackend();
+        if (run >= options.benchmarkWarmup)
+          runs.push_back(secondsSince(start));
+      }
+      printBenchmarkReport(options, compileSeconds,
+                           "compile cache: " + timer.cacheStatus, loadSeconds,
+                           std::move(runs));
+    }
+  }
+
+  TimingScope finishTiming = root.nest("Finalization");
+  if (llvm::Error error = jit.deinitialize())
     return fail(llvm::toString(std::move(error)));
   finalizeBackend();
   return 0;
+}
+
+/// Why this run compiles without the cache, or empty if it may use it.
+std::string getCacheBypassReason(const RunnerOptions &options) {
+  if (options.noCache)
+    return "--no-cache";
+  // Flags whose output is made while compiling.
+  if (options.printIRAfterAll)
+    return "--print-ir-after-all compiles afresh";
+  if (options.printIRAfterLowering)
+    return "--print-ir-after-lowering compiles afresh";
+  if (!options.dumpGpuBinary.empty())
+    return "--dump-gpu-binary compiles afresh";
+  return "";
+}
+
+/// Opens the cache this run uses, if any; `status` says why not. Fails
+/// only when --cache-dir names a folder that cannot be used.
+FailureOr<std::optional<CompileCache>>
+openCompileCache(const RunnerOptions &options, std::string &status) {
+  std::string bypass = getCacheBypassReason(options);
+  if (!bypass.empty()) {
+    status = "off (" + bypass + ")";
+    return std::optional<CompileCache>();
+  }
+  uint64_t maxSize = kDefaultCacheMaxSize;
+  if (!options.cacheMaxSize.empty()) {
+    llvm::Expected<uint64_t> size = parseCacheSize(options.cacheMaxSize);
+    if (!size) {
+      fail(llvm::toString(size.takeError()));
+      return failure();
+    }
+    maxSize = *size;
+  }
+  bool chosen = !options.cacheDir.empty();
+  std::string directory =
+      chosen ? options.cacheDir.getValue() : getDefaultCacheDir();
+  if (directory.empty()) {
+    status = "off (no home folder to keep it in)";
+    llvm::errs() << "warning: no compile cache: there is no home folder; "
+                    "set --cache-dir or GPU_RUNNER_CACHE_DIR\n";
+    return std::optional<CompileCache>();
+  }
+  llvm::Expected<CompileCache> cache = CompileCache::open(directory, maxSize);
+  if (cache)
+    return std::optional<CompileCache>(std::move(*cache));
+  std::string message = llvm::toString(cache.takeError());
+  if (chosen) {
+    fail("--cache-dir: " + message);
+    return failure();
+  }
+  // The default folder is a convenience: the run goes on without it.
+  llvm::errs() << "warning: no compile cache: " << message
+               << "; set --cache-dir, or --no-cache to run without it\n";
+  status = "off (" + message + ")";
+  return std::optional<CompileCache>();
 }
 
 } // namespace
@@ -567,49 +796,98 @@ int runGpuRunnerMain(int argc, char **argv) {
       options.benchmarkRepetitions == 0)
     return fail("--benchmark-warmup needs --benchmark-repetitions=N with N "
                 "at least 1");
-  Clock::time_point lowerStart = Clock::now();
+  if (options.noCache && (options.cacheDir.getNumOccurrences() ||
+                          options.cacheMaxSize.getNumOccurrences()))
+    return fail("--no-cache runs without the cache: drop --cache-dir and "
+                "--cache-max-size, or --no-cache");
 
-  DialectRegistry registry;
-  registerInputDialects(registry);
-  MLIRContext context(registry);
-  // Diagnostics name the op and point at its line; a dump of the op in
-  // generic form would only bury that.
-  context.printOpOnDiagnostic(false);
+  PhaseTimer timer(options.timing);
+  TimingScope &root = timer.getRoot();
+  Clock::time_point compileStart = Clock::now();
 
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      openInputFile(options.inputFilename, &errorMessage);
-  if (!input)
-    return fail(errorMessage);
+  std::unique_ptr<llvm::MemoryBuffer> input;
+  {
+    TimingScope readTiming = root.nest("Read input");
+    std::string errorMessage;
+    input = openInputFile(options.inputFilename, &errorMessage);
+    if (!input)
+      return fail(errorMessage);
+  }
   if (!checkInputIsMLIR(*input))
     return 1;
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
-  OwningOpRef<ModuleOp> module;
-  {
-    ParseDiagnostics parseDiagnostics(context, sourceMgr);
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  }
   Backend backend = getBackend();
   PipelineOptions pipelineOptions;
   pipelineOptions.splitBarriers = !options.noBarrierSplitting;
   pipelineOptions.checkBounds = options.checkBounds;
   pipelineOptions.dumpGpuBinaryDir = options.dumpGpuBinary;
-  if (!module ||
-      failed(choosePipelineTarget(backend, options, pipelineOptions)) ||
-      failed(lowerProgram(*module, backend, pipelineOptions,
-                          options.printIRAfterAll)))
-    return 1;
-  if (options.printIRAfterLowering) {
-    module->print(llvm::errs());
-    llvm::errs() << "\n";
+  {
+    TimingScope targetTiming = root.nest("Target selection");
+    if (failed(choosePipelineTarget(backend, options, pipelineOptions)))
+      return 1;
   }
-  if (failed(checkEntryPoint(*module, options.entryPoint, *entryResult,
-                             options.entryPointResult)))
+
+  std::unique_ptr<Jit> jit;
+  {
+    TimingScope jitTiming = root.nest("JIT set-up");
+    JitOptions jitOptions;
+    jitOptions.optLevel = options.getOptLevel();
+    jitOptions.sharedLibs.assign(options.sharedLibs.begin(),
+                                 options.sharedLibs.end());
+    auto created = Jit::create(jitOptions);
+    if (!created)
+      return fail(llvm::toString(created.takeError()));
+    jit = std::move(*created);
+  }
+
+  FailureOr<std::optional<CompileCache>> cache =
+      openCompileCache(options, timer.cacheStatus);
+  if (failed(cache))
     return 1;
-  return runProgram(*module, options, *entryResult, secondsSince(lowerStart));
+  std::string key;
+  std::optional<CompiledProgram> program;
+  std::string damage;
+  if (*cache) {
+    TimingScope lookupTiming = root.nest("Cache lookup");
+    key = computeCacheKey(options, backend, pipelineOptions, *jit,
+                          input->getBuffer());
+    CompileCache::Lookup found = (*cache)->lookup(key);
+    program = std::move(found.program);
+    damage = std::move(found.damage);
+    // An external that no longer resolves is reported where the program
+    // declares it, as a compile would.
+    if (program && !jit->findUnresolvedSymbols(program->externals).empty())
+      program.reset();
+  }
+  std::string entryPath = *cache ? (*cache)->getEntryPath(key) : "";
+  if (!damage.empty())
+    llvm::errs() << "warning: the compile cache entry " << entryPath
+                 << " is damaged (" << damage << "): compiling the program "
+                 << "again\n";
+  if (program) {
+    timer.cacheStatus = "hit, " + entryPath;
+  } else {
+    FailureOr<CompiledProgram> compiled =
+        compileProgram(std::move(input), options, *entryResult, backend,
+                       pipelineOptions, *jit, root);
+    if (failed(compiled))
+      return 1;
+    program = std::move(*compiled);
+    if (*cache) {
+      TimingScope storeTiming = root.nest("Cache store");
+      std::string what = damage.empty() ? "miss" : "damaged entry replaced";
+      if (llvm::Error error = (*cache)->store(key, *program)) {
+        std::string message = llvm::toString(std::move(error));
+        llvm::errs() << "warning: cannot store the compiled program in the "
+                     << "compile cache: " << message << "\n";
+        timer.cacheStatus = what + ", not stored: " + message;
+      } else {
+        timer.cacheStatus = what + ", stored as " + entryPath;
+      }
+    }
+  }
+  return runProgram(*program, *jit, options, *entryResult, timer,
+                    secondsSince(compileStart));
 }
 
 } // namespace gpu_runner

@@ -24,8 +24,8 @@
 // REPORT:      benchmark: entry point 'main', backend {{host|cuda|hip}}
 // REPORT-NEXT:   warm-up runs:    2 (not timed)
 // REPORT-NEXT:   timed runs:      3
-// REPORT-NEXT:   parse and lower: {{[0-9]+\.[0-9][0-9][0-9]}} ms (not in the runs)
-// REPORT-NEXT:   JIT compile:     {{[0-9]+\.[0-9][0-9][0-9]}} ms (not in the runs)
+// REPORT-NEXT:   compile:         {{[0-9]+\.[0-9][0-9][0-9]}} ms (compile cache: {{miss|hit}}, {{.*}}; not in the runs)
+// REPORT-NEXT:   load:            {{[0-9]+\.[0-9][0-9][0-9]}} ms (not in the runs)
 // REPORT-NEXT:   time per run:    min {{[0-9]+\.[0-9][0-9][0-9]}} [[UNIT:us|ms|s]], median {{[0-9]+\.[0-9][0-9][0-9]}} [[UNIT]], max {{[0-9]+\.[0-9][0-9][0-9]}} [[UNIT]]{{$}}
 
 // COUNT3:      call 1

@@ -1,0 +1,25 @@
+// The compile cache's flags: a --cache-dir that cannot be used is an error;
+// a default folder that cannot be used is a warning, and the run goes on
+// without the cache.
+// RUN: rm -rf %t && mkdir -p %t && touch %t/file
+// RUN: %expect-exit-1 %gpu-runner %s --cache-dir=%t/file/cache 2>&1 | FileCheck %s --check-prefix=DIR
+// RUN: %expect-exit-1 %gpu-runner %s --cache-dir=%t/cache --cache-max-size=lots 2>&1 | FileCheck %s --check-prefix=SIZE
+// RUN: %expect-exit-1 %gpu-runner %s --cache-dir=%t/cache --cache-max-size=0 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: %expect-exit-1 %gpu-runner %s --no-cache --cache-dir=%t/cache 2>&1 | FileCheck %s --check-prefix=BOTH
+// RUN: env GPU_RUNNER_CACHE_DIR=%t/file/cache %gpu-runner %s --timing 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// A dump of the object on a hit is the object that was compiled.
+// RUN: %gpu-runner %s --cache-dir=%t/cache --dump-object-file --object-filename=%t/miss.o
+// RUN: %gpu-runner %s --cache-dir=%t/cache --dump-object-file --object-filename=%t/hit.o
+// RUN: cmp %t/miss.o %t/hit.o
+
+// DIR: error: --cache-dir: cannot create the cache folder {{.*}}file/cache: Not a directory
+// SIZE: error: --cache-max-size=lots is not a size: give bytes, or a number with a k, m or g suffix, such as 512m
+// ZERO: error: --cache-max-size=0 is zero: use --no-cache to run without the cache
+// BOTH: error: --no-cache runs without the cache: drop --cache-dir and --cache-max-size, or --no-cache
+// DEFAULT: warning: no compile cache: cannot create the cache folder {{.*}}file/cache: Not a directory; set --cache-dir, or --no-cache to run without it
+// DEFAULT: compile cache: off (cannot create the cache folder {{.*}}file/cache: Not a directory)
+// DEFAULT: Run
+
+func.func @main() {
+  return
+}

@@ -1,0 +1,325 @@
+//===- CompileCache.cpp - Compiled programs kept between runs -------------===//
+
+#include "runner/CompileCache.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CachePruning.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <link.h>
+
+using namespace llvm;
+
+namespace gpu_runner {
+
+CacheKeyBuilder &CacheKeyBuilder::add(StringRef name, StringRef value) {
+  auto addSized = [&](StringRef text) {
+    uint64_t size = support::endian::byte_swap<uint64_t>(
+        text.size(), llvm::endianness::little);
+    hasher.update(
+        ArrayRef<uint8_t>(reinterpret_cast<uint8_t *>(&size), sizeof(size)));
+    hasher.update(text);
+  };
+  addSized(name);
+  addSized(value);
+  return *this;
+}
+
+std::string CacheKeyBuilder::finish() { return toHex(hasher.final(), true); }
+
+namespace {
+
+/// The ELF note that holds a GNU build id.
+constexpr uint32_t kBuildIdNoteType = 3; // NT_GNU_BUILD_ID
+
+/// Appends the build id of the object `info` describes to `identity`, if
+/// it has one; returns whether it had.
+bool appendBuildId(const dl_phdr_info &info, std::string &identity) {
+  for (unsigned i = 0; i < info.dlpi_phnum; ++i) {
+    const ElfW(Phdr) &header = info.dlpi_phdr[i];
+    if (header.p_type != PT_NOTE)
+      continue;
+    const char *note =
+        reinterpret_cast<const char *>(info.dlpi_addr + header.p_vaddr);
+    const char *end = note + header.p_memsz;
+    while (note + sizeof(ElfW(Nhdr)) <= end) {
+      const auto *nhdr = reinterpret_cast<const ElfW(Nhdr) *>(note);
+      const char *name = note + sizeof(ElfW(Nhdr));
+      const char *desc = name + alignTo(nhdr->n_namesz, 4);
+      if (desc + nhdr->n_descsz > end)
+        break;
+      if (nhdr->n_type == kBuildIdNoteType && nhdr->n_namesz == 4 &&
+          StringRef(name, 3) == "GNU") {
+        identity += toHex(StringRef(desc, nhdr->n_descsz), true);
+        identity += ';';
+        return true;
+      }
+      note = desc + alignTo(nhdr->n_descsz, 4);
+    }
+  }
+  return false;
+}
+
+struct BuildIdSearch {
+  std::string identity;
+  bool mainHasBuildId = false;
+};
+
+int visitLoadedObject(dl_phdr_info *info, size_t, void *data) {
+  auto &search = *static_cast<BuildIdSearch *>(data);
+  StringRef name = info->dlpi_name ? info->dlpi_name : "";
+  // The executable comes first, with an empty name.
+  if (name.empty() && search.identity.empty()) {
+    search.mainHasBuildId = appendBuildId(*info, search.identity);
+    search.identity += "exe;";
+    return 0;
+  }
+  StringRef file = sys::path::filename(name);
+  if (file.starts_with("libLLVM") || file.starts_with("libMLIR"))
+    appendBuildId(*info, search.identity);
+  return 0;
+}
+
+} // namespace
+
+std::string getBuildIdentity() {
+  BuildIdSearch search;
+  dl_iterate_phdr(visitLoadedObject, &search);
+  if (!search.mainHasBuildId) {
+    // Linked without --build-id: the executable's size and time.
+    sys::fs::file_status status;
+    if (!sys::fs::status("/proc/self/exe", status))
+      search.identity +=
+          std::to_string(status.getSize()) + ":" +
+          std::to_string(
+              status.getLastModificationTime().time_since_epoch().count());
+  }
+  return search.identity;
+}
+
+std::string getDefaultCacheDir() {
+  if (const char *path = std::getenv("GPU_RUNNER_CACHE_DIR"); path && *path)
+    return path;
+  SmallString<256> directory;
+  if (!sys::path::cache_directory(directory))
+    return "";
+  sys::path::append(directory, "gpu-runner");
+  return std::string(directory);
+}
+
+Expected<uint64_t> parseCacheSize(StringRef text) {
+  // LLVM's pruning policy parser reads the same sizes.
+  Expected<CachePruningPolicy> policy =
+      parseCachePruningPolicy(("cache_size_bytes=" + text).str());
+  if (!policy) {
+    consumeError(policy.takeError());
+    return createStringError("--cache-max-size=" + text +
+                             " is not a size: give bytes, or a number with a "
+                             "k, m or g suffix, such as 512m");
+  }
+  if (policy->MaxSizeBytes == 0)
+    return createStringError("--cache-max-size=" + text +
+                             " is zero: use --no-cache to run without the "
+                             "cache");
+  return policy->MaxSizeBytes;
+}
+
+//===----------------------------------------------------------------------===//
+// Entries
+//===----------------------------------------------------------------------===//
+//
+// An entry is the magic line, the size of the payload and its BLAKE3 hash,
+// then the payload: the number of externals, each as a size and its bytes,
+// then the object as a size and its bytes. Sizes are little-endian 64-bit.
+
+namespace {
+
+constexpr StringLiteral kMagic = "gpu-runner compiled program 1\n";
+constexpr size_t kHashSize = 32;
+
+void writeU64(std::string &out, uint64_t value) {
+  char bytes[8];
+  support::endian::write64le(bytes, value);
+  out.append(bytes, sizeof(bytes));
+}
+
+/// Reads the payload, failing on any size that does not fit.
+class PayloadReader {
+public:
+  explicit PayloadReader(StringRef bytes) : rest(bytes) {}
+
+  bool readU64(uint64_t &value) {
+    if (rest.size() < 8)
+      return false;
+    value = support::endian::read64le(rest.data());
+    rest = rest.drop_front(8);
+    return true;
+  }
+
+  bool readBytes(StringRef &bytes) {
+    uint64_t size;
+    if (!readU64(size) || size > rest.size())
+      return false;
+    bytes = rest.take_front(size);
+    rest = rest.drop_front(size);
+    return true;
+  }
+
+  bool atEnd() const { return rest.empty(); }
+
+private:
+  StringRef rest;
+};
+
+} // namespace
+
+std::string serializeCompiledProgram(const CompiledProgram &program) {
+  std::string payload;
+  writeU64(payload, program.externals.size());
+  for (const std::string &name : program.externals) {
+    writeU64(payload, name.size());
+    payload += name;
+  }
+  writeU64(payload, program.object.size());
+  payload += program.object;
+
+  std::string entry(kMagic);
+  writeU64(entry, payload.size());
+  BLAKE3Result<kHashSize> hash = BLAKE3::hash<kHashSize>(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(payload.data()), payload.size()));
+  entry.append(reinterpret_cast<const char *>(hash.data()), hash.size());
+  entry += payload;
+  return entry;
+}
+
+Expected<CompiledProgram> deserializeCompiledProgram(StringRef bytes) {
+  auto damaged = [](const Twine &why) {
+    return createStringError(inconvertibleErrorCode(), why);
+  };
+  if (!bytes.consume_front(kMagic))
+    return damaged("it does not start as an entry does");
+  if (bytes.size() < 8 + kHashSize)
+    return damaged("it is truncated");
+  uint64_t payloadSize = support::endian::read64le(bytes.data());
+  StringRef hash = bytes.substr(8, kHashSize);
+  StringRef payload = bytes.drop_front(8 + kHashSize);
+  if (payload.size() != payloadSize)
+    return damaged(payload.size() < payloadSize ? "it is truncated"
+                                                : "it is longer than it says");
+  BLAKE3Result<kHashSize> actual = BLAKE3::hash<kHashSize>(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(payload.data()), payload.size()));
+  if (hash !=
+      StringRef(reinterpret_cast<const char *>(actual.data()), actual.size()))
+    return damaged("its checksum does not match its contents");
+
+  CompiledProgram program;
+  PayloadReader reader(payload);
+  uint64_t externals;
+  if (!reader.readU64(externals))
+    return damaged("its list of externals is cut short");
+  for (uint64_t i = 0; i < externals; ++i) {
+    StringRef name;
+    if (!reader.readBytes(name))
+      return damaged("its list of externals is cut short");
+    program.externals.push_back(name.str());
+  }
+  StringRef object;
+  if (!reader.readBytes(object) || !reader.atEnd())
+    return damaged("its object does not fill the rest of it");
+  program.object = object.str();
+  return program;
+}
+
+//===----------------------------------------------------------------------===//
+// The cache folder
+//===----------------------------------------------------------------------===//
+
+Expected<CompileCache> CompileCache::open(StringRef directory,
+                                          uint64_t maxSizeBytes) {
+  if (std::error_code error = sys::fs::create_directories(directory))
+    return createStringError("cannot create the cache folder " + directory +
+                             ": " + error.message());
+  if (!sys::fs::can_write(directory))
+    return createStringError("cannot write to the cache folder " + directory);
+  BufferSlot found = std::make_shared<std::unique_ptr<MemoryBuffer>>();
+  Expected<FileCache> cache = localCache(
+      "gpu-runner cache", "gpu-runner-entry", directory,
+      [found](unsigned, const Twine &, std::unique_ptr<MemoryBuffer> buffer) {
+        *found = std::move(buffer);
+      });
+  if (!cache)
+    return cache.takeError();
+  return CompileCache(std::move(*cache), std::move(found), directory.str(),
+                      maxSizeBytes);
+}
+
+std::string CompileCache::getEntryPath(StringRef key) const {
+  // The file cache's naming, which its pruning looks for.
+  SmallString<256> path(directory);
+  sys::path::append(path, "llvmcache-" + key);
+  return std::string(path);
+}
+
+CompileCache::Lookup CompileCache::lookup(StringRef key) {
+  Lookup result;
+  found->reset();
+  Expected<AddStreamFn> stream = cache(0, key, "");
+  if (!stream) {
+    // Unreadable: as good as damaged.
+    result.damage = toString(stream.takeError());
+  } else if (*found) {
+    Expected<CompiledProgram> program =
+        deserializeCompiledProgram((*found)->getBuffer());
+    found->reset();
+    if (program) {
+      // A hit makes the entry the most recently used, for eviction; set
+      // here, since a file system mounted noatime would not record it.
+      std::string path = getEntryPath(key);
+      int fd;
+      if (!sys::fs::openFileForRead(path, fd)) {
+        (void)sys::fs::setLastAccessAndModificationTime(
+            fd, std::chrono::system_clock::now());
+        sys::Process::SafelyCloseFileDescriptor(fd);
+      }
+      result.program = std::move(*program);
+      return result;
+    }
+    result.damage = toString(program.takeError());
+  } else {
+    return result; // No entry.
+  }
+  // Never loaded again: the run stores a good one in its place.
+  (void)sys::fs::remove(getEntryPath(key));
+  return result;
+}
+
+Error CompileCache::store(StringRef key, const CompiledProgram &program) {
+  found->reset();
+  Expected<AddStreamFn> addStream = cache(0, key, "");
+  if (!addStream)
+    return addStream.takeError();
+  if (!*addStream)
+    return Error::success(); // A concurrent run stored it first.
+  Expected<std::unique_ptr<CachedFileStream>> stream = (*addStream)(0, "");
+  if (!stream)
+    return stream.takeError();
+  *(*stream)->OS << serializeCompiledProgram(program);
+  Error error = (*stream)->commit();
+  found->reset();
+  if (error)
+    return error;
+
+  CachePruningPolicy policy;
+  policy.Interval = std::chrono::seconds(0); // Stores are rare: check each.
+  policy.Expiration = std::chrono::seconds(0);
+  policy.MaxSizeBytes = maxSizeBytes;
+  pruneCache(directory, policy);
+  return Error::success();
+}
+
+} // namespace gpu_runner

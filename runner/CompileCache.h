@@ -1,0 +1,117 @@
+//===- CompileCache.h - Compiled programs kept between runs ---------------===//
+//
+// A folder of compiled programs, one file per program, named by a hash of
+// everything that decides the compiled code: the input, the flags that
+// change it, the backend and its target, and the build of gpu-runner and
+// LLVM. LLVM's file cache (llvm/Support/Caching.h) writes each entry to a
+// temporary file and renames it into place, so concurrent runs only ever
+// see whole entries; its pruning (llvm/Support/CachePruning.h) bounds the
+// folder's size, least recently used first. Each entry carries a checksum,
+// so that a damaged one is found and recompiled, never loaded.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_RUNNER_COMPILECACHE_H
+#define GPU_RUNNER_RUNNER_COMPILECACHE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/BLAKE3.h"
+#include "llvm/Support/Caching.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpu_runner {
+
+/// What a compiled program is made of, as the cache keeps it.
+struct CompiledProgram {
+  /// The host object: the program, with its kernels and GPU binaries.
+  std::string object;
+  /// The external functions and globals it uses, which must resolve when
+  /// it is loaded (the runtime, a --shared-libs library, the process).
+  std::vector<std::string> externals;
+};
+
+/// Builds a cache key: each part is hashed with its name, so that no two
+/// different sets of parts give the same stream of bytes.
+class CacheKeyBuilder {
+public:
+  CacheKeyBuilder &add(llvm::StringRef name, llvm::StringRef value);
+  /// The key, as hexadecimal digits.
+  std::string finish();
+
+private:
+  llvm::BLAKE3 hasher;
+};
+
+/// Identifies this build of gpu-runner and the LLVM and MLIR libraries it
+/// runs with: their GNU build ids, which change with any change to the
+/// code, or the executable's size and time where it has none.
+std::string getBuildIdentity();
+
+/// The cache folder when --cache-dir is not given: $GPU_RUNNER_CACHE_DIR,
+/// else gpu-runner under the user's cache folder ($XDG_CACHE_HOME or
+/// ~/.cache). Empty when there is no home folder to put it in.
+std::string getDefaultCacheDir();
+
+/// The size the cache folder is kept under when --cache-max-size is not
+/// given.
+inline constexpr uint64_t kDefaultCacheMaxSize = uint64_t(1) << 30;
+
+/// Parses a --cache-max-size value: bytes, or a number with a k, m or g
+/// suffix.
+llvm::Expected<uint64_t> parseCacheSize(llvm::StringRef text);
+
+class CompileCache {
+public:
+  /// Opens the cache in `directory`, creating it if need be.
+  static llvm::Expected<CompileCache> open(llvm::StringRef directory,
+                                           uint64_t maxSizeBytes);
+
+  struct Lookup {
+    /// The program, on a hit.
+    std::optional<CompiledProgram> program;
+    /// Why a file that was there could not be used (it is removed, to be
+    /// written again); empty on a hit or when there was no file.
+    std::string damage;
+  };
+
+  /// Looks `key` up. A damaged entry is removed and reported in
+  /// Lookup::damage; it is a miss.
+  Lookup lookup(llvm::StringRef key);
+
+  /// Stores `program` under `key`, then evicts the least recently used
+  /// entries while the folder is over its size limit.
+  llvm::Error store(llvm::StringRef key, const CompiledProgram &program);
+
+  /// Where the entry of `key` lives.
+  std::string getEntryPath(llvm::StringRef key) const;
+
+private:
+  using BufferSlot = std::shared_ptr<std::unique_ptr<llvm::MemoryBuffer>>;
+
+  CompileCache(llvm::FileCache cache, BufferSlot found, std::string directory,
+               uint64_t maxSizeBytes)
+      : cache(std::move(cache)), found(std::move(found)),
+        directory(std::move(directory)), maxSizeBytes(maxSizeBytes) {}
+
+  llvm::FileCache cache;
+  /// Where the file cache puts the entry it found.
+  BufferSlot found;
+  std::string directory;
+  uint64_t maxSizeBytes;
+};
+
+/// The bytes of an entry, and the reverse; exposed for the unit tests.
+std::string serializeCompiledProgram(const CompiledProgram &program);
+llvm::Expected<CompiledProgram>
+deserializeCompiledProgram(llvm::StringRef bytes);
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_RUNNER_COMPILECACHE_H
