@@ -28,6 +28,14 @@ using namespace mlir;
 
 namespace gpu_runner {
 
+std::string getDeviceObjectGlobalName(StringRef binary) {
+  return ("__gpu_runner_binary_" + binary).str();
+}
+
+std::string getDeviceObjectSizeGlobalName(StringRef binary) {
+  return ("__gpu_runner_binary_size_" + binary).str();
+}
+
 std::string getDeviceModuleGlobalName(StringRef binary) {
   return ("__gpu_runner_module_" + binary).str();
 }
@@ -119,15 +127,32 @@ LogicalResult lowerDeviceBinaries(ModuleOp module) {
     if (failed(format))
       return failure();
 
-    std::string bytes = object.getObject().getValue().str();
-    // The driver reads assembly up to its NUL.
-    if (*format == kDeviceObjectAssembly)
-      bytes.push_back('\0');
-    auto dataType = LLVM::LLVMArrayType::get(builder.getI8Type(), bytes.size());
-    auto dataGlobal = LLVM::GlobalOp::create(
-        builder, loc, dataType, /*isConstant=*/true, LLVM::Linkage::Internal,
-        ("__gpu_runner_binary_" + name).str(), builder.getStringAttr(bytes),
-        /*alignment=*/16);
+    // The object, and a global that holds its size when it comes from
+    // outside.
+    LLVM::GlobalOp dataGlobal, sizeGlobal;
+    int64_t size = 0;
+    if (binary->hasAttr(kExternalObjectAttrName)) {
+      dataGlobal = LLVM::GlobalOp::create(
+          builder, loc, LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
+          /*isConstant=*/true, LLVM::Linkage::External,
+          getDeviceObjectGlobalName(name), /*value=*/Attribute());
+      sizeGlobal = LLVM::GlobalOp::create(
+          builder, loc, builder.getI64Type(), /*isConstant=*/true,
+          LLVM::Linkage::External, getDeviceObjectSizeGlobalName(name),
+          /*value=*/Attribute());
+    } else {
+      std::string bytes = object.getObject().getValue().str();
+      // The driver reads assembly up to its NUL.
+      if (*format == kDeviceObjectAssembly)
+        bytes.push_back('\0');
+      size = static_cast<int64_t>(bytes.size());
+      auto dataType =
+          LLVM::LLVMArrayType::get(builder.getI8Type(), bytes.size());
+      dataGlobal = LLVM::GlobalOp::create(
+          builder, loc, dataType, /*isConstant=*/true, LLVM::Linkage::Internal,
+          getDeviceObjectGlobalName(name), builder.getStringAttr(bytes),
+          /*alignment=*/16);
+    }
     LLVM::GlobalOp moduleGlobal =
         createPointerGlobal(builder, loc, getDeviceModuleGlobalName(name));
     SmallVector<std::pair<StringRef, LLVM::GlobalOp>> functionGlobals;
@@ -145,16 +170,22 @@ LogicalResult lowerDeviceBinaries(ModuleOp module) {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(&load.getBody().front());
       Value address = LLVM::AddressOfOp::create(builder, loc, dataGlobal);
-      Value size = LLVM::ConstantOp::create(
-          builder, loc, builder.getI64Type(),
-          builder.getI64IntegerAttr(static_cast<int64_t>(bytes.size())));
+      Value sizeValue =
+          sizeGlobal
+              ? LLVM::LoadOp::create(
+                    builder, loc, builder.getI64Type(),
+                    LLVM::AddressOfOp::create(builder, loc, sizeGlobal))
+                    .getResult()
+              : LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
+                                         builder.getI64IntegerAttr(size))
+                    .getResult();
       Value formatValue =
           LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
                                    builder.getI32IntegerAttr(*format));
       Value locString = getConstantString(builder, loc, loadLoc);
       FailureOr<LLVM::CallOp> handle =
           createMgpuCall(builder, loc, MgpuFunction::mgpuModuleLoadAt,
-                         {address, size, formatValue, locString});
+                         {address, sizeValue, formatValue, locString});
       if (failed(handle))
         return failure();
       Value moduleHandle = handle->getResult();

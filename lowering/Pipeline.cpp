@@ -292,15 +292,9 @@ void addKernelDialectPasses(OpPassManager &kernels) {
   kernels.addPass(createLowerFloatAtomics());
 }
 
-/// Compiles every gpu.module into a gpu.binary for the NVVM target.
+/// Compiles every gpu.module, its NVVM target attached, into a gpu.binary.
 void buildCudaKernelPipeline(OpPassManager &pm,
                              const PipelineOptions &options) {
-  GpuNVVMAttachTargetOptions target;
-  target.chip = options.gpuChip;
-  target.features = options.gpuFeatures;
-  target.optLevel = options.gpuOptLevel;
-  pm.addPass(createGpuNVVMAttachTarget(target));
-
   // Subgroup reductions become shuffles as on the host.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createLowerGpuReductions(LowerGpuReductionsOptions{
@@ -316,20 +310,13 @@ void buildCudaKernelPipeline(OpPassManager &pm,
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
-/// Compiles every gpu.module into a gpu.binary holding an AMDGPU code object.
+/// Compiles every gpu.module, its ROCDL target attached, into a gpu.binary
+/// holding an AMDGPU code object.
 void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
-  GpuROCDLAttachTargetOptions target;
-  target.chip = options.gpuChip;
-  target.optLevel = options.gpuOptLevel;
-  unsigned waveSize = getAmdgpuWaveSize(options.gpuChip);
-  target.wave64Flag = waveSize == 64;
-  // Code object version 4: what the HIP runtime of ROCm 5 loads.
-  target.abiVersion = "400";
-  pm.addPass(createGpuROCDLAttachTarget(target));
-
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createLowerGpuReductions(LowerGpuReductionsOptions{
-      /*subgroupSize=*/waveSize, /*shuffleBitwidth=*/32,
+      /*subgroupSize=*/getAmdgpuWaveSize(options.gpuChip),
+      /*shuffleBitwidth=*/32,
       /*lowerSubgroupId=*/true}));
   addKernelDialectPasses(kernels);
   ConvertGpuOpsToROCDLOpsOptions rocdl;
@@ -346,18 +333,38 @@ void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
 
 } // namespace
 
-void buildLoweringPipeline(OpPassManager &pm, Backend backend,
-                           const PipelineOptions &options) {
+void buildOutliningPipeline(OpPassManager &pm, Backend backend,
+                            const PipelineOptions &options) {
   pm.addPass(createGpuKernelOutliningPass());
   switch (backend) {
   case Backend::Host:
-    // Reduce reductions to shuffles and barriers, then compile every
-    // kernel into host functions.
-    if (options.checkBounds)
-      pm.addNestedPass<gpu::GPUModuleOp>(createCheckBounds());
-    pm.addNestedPass<gpu::GPUModuleOp>(createLowerGpuReductions());
-    pm.addPass(createHostKernels(HostKernelsOptions{options.splitBarriers}));
     break;
+  case Backend::Cuda: {
+    GpuNVVMAttachTargetOptions target;
+    target.chip = options.gpuChip;
+    target.features = options.gpuFeatures;
+    target.optLevel = options.gpuOptLevel;
+    pm.addPass(createGpuNVVMAttachTarget(target));
+    break;
+  }
+  case Backend::Hip: {
+    GpuROCDLAttachTargetOptions target;
+    target.chip = options.gpuChip;
+    target.optLevel = options.gpuOptLevel;
+    target.wave64Flag = getAmdgpuWaveSize(options.gpuChip) == 64;
+    // Code object version 4: what the HIP runtime of ROCm 5 loads.
+    target.abiVersion = "400";
+    pm.addPass(createGpuROCDLAttachTarget(target));
+    break;
+  }
+  }
+}
+
+void buildKernelPipeline(OpPassManager &pm, Backend backend,
+                         const PipelineOptions &options) {
+  switch (backend) {
+  case Backend::Host:
+    return; // The host pipeline compiles kernels with the host code.
   case Backend::Cuda:
     buildCudaKernelPipeline(pm, options);
     break;
@@ -368,6 +375,18 @@ void buildLoweringPipeline(OpPassManager &pm, Backend backend,
   if (!options.dumpGpuBinaryDir.empty())
     pm.addPass(createDumpGpuBinaries(
         DumpGpuBinariesOptions{options.dumpGpuBinaryDir}));
+}
+
+void buildHostPipeline(OpPassManager &pm, Backend backend,
+                       const PipelineOptions &options) {
+  if (backend == Backend::Host) {
+    // Reduce reductions to shuffles and barriers, then compile every
+    // kernel into host functions.
+    if (options.checkBounds)
+      pm.addNestedPass<gpu::GPUModuleOp>(createCheckBounds());
+    pm.addNestedPass<gpu::GPUModuleOp>(createLowerGpuReductions());
+    pm.addPass(createHostKernels(HostKernelsOptions{options.splitBarriers}));
+  }
   // gpu ops in async.execute regions become asynchronous on tokens.
   pm.addPass(createAsyncGpuRegions());
   // Dynamic sizes of host and kernel allocations, checked when they run.
@@ -396,6 +415,13 @@ void buildLoweringPipeline(OpPassManager &pm, Backend backend,
   pm.addPass(createGpuToLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCheckLowered());
+}
+
+void buildLoweringPipeline(OpPassManager &pm, Backend backend,
+                           const PipelineOptions &options) {
+  buildOutliningPipeline(pm, backend, options);
+  buildKernelPipeline(pm, backend, options);
+  buildHostPipeline(pm, backend, options);
 }
 
 } // namespace gpu_runner

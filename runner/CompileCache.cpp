@@ -134,12 +134,13 @@ Expected<uint64_t> parseCacheSize(StringRef text) {
 //===----------------------------------------------------------------------===//
 //
 // An entry is the magic line, the size of the payload and its BLAKE3 hash,
-// then the payload: the number of externals, each as a size and its bytes,
-// then the object as a size and its bytes. Sizes are little-endian 64-bit.
+// then the payload: the number of externals, each as a size and its bytes;
+// the number of GPU binaries, each as its name and its object; then the host
+// object. Strings are a size and their bytes; sizes are little-endian 64-bit.
 
 namespace {
 
-constexpr StringLiteral kMagic = "gpu-runner compiled program 1\n";
+constexpr StringLiteral kMagic = "gpu-runner compiled program 2\n";
 constexpr size_t kHashSize = 32;
 
 void writeU64(std::string &out, uint64_t value) {
@@ -176,17 +177,24 @@ private:
   StringRef rest;
 };
 
+void writeString(std::string &out, StringRef text) {
+  writeU64(out, text.size());
+  out += text;
+}
+
 } // namespace
 
 std::string serializeCompiledProgram(const CompiledProgram &program) {
   std::string payload;
   writeU64(payload, program.externals.size());
-  for (const std::string &name : program.externals) {
-    writeU64(payload, name.size());
-    payload += name;
+  for (const std::string &name : program.externals)
+    writeString(payload, name);
+  writeU64(payload, program.gpuBinaries.size());
+  for (const GpuBinary &binary : program.gpuBinaries) {
+    writeString(payload, binary.name);
+    writeString(payload, binary.object);
   }
-  writeU64(payload, program.object.size());
-  payload += program.object;
+  writeString(payload, program.object);
 
   std::string entry(kMagic);
   writeU64(entry, payload.size());
@@ -227,6 +235,15 @@ Expected<CompiledProgram> deserializeCompiledProgram(StringRef bytes) {
     if (!reader.readBytes(name))
       return damaged("its list of externals is cut short");
     program.externals.push_back(name.str());
+  }
+  uint64_t binaries;
+  if (!reader.readU64(binaries))
+    return damaged("its list of GPU binaries is cut short");
+  for (uint64_t i = 0; i < binaries; ++i) {
+    StringRef name, object;
+    if (!reader.readBytes(name) || !reader.readBytes(object))
+      return damaged("its list of GPU binaries is cut short");
+    program.gpuBinaries.push_back({name.str(), object.str()});
   }
   StringRef object;
   if (!reader.readBytes(object) || !reader.atEnd())

@@ -28,13 +28,24 @@
 
 namespace gpu_runner {
 
+/// A GPU binary compiled apart from the host object, which refers to it by
+/// name (getDeviceObjectGlobalName in lowering/GpuRuntimeToLLVM.h).
+struct GpuBinary {
+  /// The name of its gpu.binary.
+  std::string name;
+  /// What the driver loads.
+  std::string object;
+};
+
 /// What a compiled program is made of, as the cache keeps it.
 struct CompiledProgram {
-  /// The host object: the program, with its kernels and GPU binaries.
+  /// The host object: the program, with its kernels on the host backend.
   std::string object;
   /// The external functions and globals it uses, which must resolve when
   /// it is loaded (the runtime, a --shared-libs library, the process).
   std::vector<std::string> externals;
+  /// The GPU binaries the object refers to, on a GPU backend.
+  std::vector<GpuBinary> gpuBinaries;
 };
 
 /// Builds a cache key: each part is hashed with its name, so that no two

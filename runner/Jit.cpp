@@ -237,6 +237,19 @@ Expected<std::string> Jit::compile(Module &module, mlir::TimingScope &timing) {
   return (*object)->getBuffer().str();
 }
 
+Error Jit::defineSymbols(
+    ArrayRef<std::pair<std::string, const void *>> symbols) {
+  if (symbols.empty())
+    return Error::success();
+  MangleAndInterner mangle(lljit->getExecutionSession(),
+                           lljit->getDataLayout());
+  SymbolMap map;
+  for (const auto &[name, address] : symbols)
+    map[mangle(name)] = {ExecutorAddr::fromPtr(address),
+                         JITSymbolFlags::Exported};
+  return getMainJITDylib().define(absoluteSymbols(std::move(map)));
+}
+
 Error Jit::addObject(StringRef object) {
   return lljit->addObjectFile(
       MemoryBuffer::getMemBufferCopy(object, "gpu-runner-program"));

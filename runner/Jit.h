@@ -54,6 +54,11 @@ public:
   llvm::Expected<std::string> compile(llvm::Module &module,
                                       mlir::TimingScope &timing);
 
+  /// Defines each name as the address that goes with it, for the program
+  /// to refer to.
+  llvm::Error
+  defineSymbols(llvm::ArrayRef<std::pair<std::string, const void *>> symbols);
+
   /// Adds the program's object, compiled by `compile`; it is linked on the
   /// first lookup.
   llvm::Error addObject(llvm::StringRef object);

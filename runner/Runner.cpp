@@ -8,8 +8,10 @@
 
 #include "runner/Runner.h"
 
+#include "lowering/GpuRuntimeToLLVM.h"
 #include "lowering/Pipeline.h"
 #include "runner/CompileCache.h"
+#include "runner/Compiler.h"
 #include "runner/Jit.h"
 #include "runner/Options.h"
 #include "runner/Timeout.h"
@@ -51,31 +53,6 @@ using namespace mlir;
 
 namespace gpu_runner {
 namespace {
-
-enum class EntryResult { Void, I32, I64, F32 };
-
-std::optional<EntryResult> parseEntryResult(StringRef text) {
-  return llvm::StringSwitch<std::optional<EntryResult>>(text)
-      .Case("void", EntryResult::Void)
-      .Case("i32", EntryResult::I32)
-      .Case("i64", EntryResult::I64)
-      .Case("f32", EntryResult::F32)
-      .Default(std::nullopt);
-}
-
-Type getEntryResultType(MLIRContext *context, EntryResult result) {
-  switch (result) {
-  case EntryResult::Void:
-    return LLVM::LLVMVoidType::get(context);
-  case EntryResult::I32:
-    return IntegerType::get(context, 32);
-  case EntryResult::I64:
-    return IntegerType::get(context, 64);
-  case EntryResult::F32:
-    return Float32Type::get(context);
-  }
-  llvm_unreachable("unknown entry result");
-}
 
 /// Prints "error: <message>" the way diagnostics without a location read.
 int fail(const Twine &message) {
@@ -168,30 +145,6 @@ void printVersion(raw_ostream &os) {
      << "  LLVM version " << LLVM_VERSION_STRING << "\n";
 }
 
-/// Names the pass that failed, for the rare pass that fails without saying
-/// why.
-class FailedPassNamer : public PassInstrumentation {
-public:
-  explicit FailedPassNamer(std::string &name) : name(name) {}
-  void runAfterPassFailed(Pass *pass, Operation *) override {
-    if (name.empty())
-      name = pass->getArgument().str();
-  }
-
-private:
-  std::string &name;
-};
-
-/// Where a diagnostic about the whole program points: the `module` op when
-/// the file has one, else the start of the file (an implicit module has no
-/// line of its own).
-Location getModuleLocation(ModuleOp module) {
-  auto fileLoc = dyn_cast<FileLineColLoc>(module.getLoc());
-  if (fileLoc && fileLoc.getLine() == 0)
-    return FileLineColLoc::get(fileLoc.getFilename(), 1, 1);
-  return module.getLoc();
-}
-
 /// Text MLIR is UTF-8 without NUL bytes, and bytecode starts with its magic
 /// number; anything else is reported here, before the parser tries to echo a
 /// line of binary back at the user.
@@ -218,191 +171,12 @@ bool checkInputIsMLIR(const llvm::MemoryBuffer &input) {
   return false;
 }
 
-/// Improves three of the parser's messages, as a handler that sees every
-/// diagnostic of the parse before the printing one does:
-/// - an op or type of a dialect the context does not know: MLIR suggests
-///   -allow-unregistered-dialect, which gpu-runner does not have; say which
-///   dialects it accepts instead;
-/// - an error at the end of the input: note that the input may be truncated;
-/// - an error in bytecode, which has no line and column: at the file's start.
-class ParseDiagnostics {
-public:
-  ParseDiagnostics(MLIRContext &context, llvm::SourceMgr &sourceMgr)
-      : context(context), sourceMgr(sourceMgr),
-        handler(&context, [this](Diagnostic &diag) { return handle(diag); }) {}
-
-private:
-  LogicalResult handle(Diagnostic &diag) {
-    if (diag.getSeverity() != DiagnosticSeverity::Error)
-      return failure();
-    std::string message = diag.str();
-    size_t cut = message.find(". If this is intended");
-    if (cut != std::string::npos &&
-        message.find("unregistered dialect") != std::string::npos) {
-      InFlightDiagnostic better = emitError(diag.getLocation());
-      better << message.substr(0, cut)
-             << ": gpu-runner accepts ops and types of the dialects ";
-      llvm::interleaveComma(context.getAvailableDialects(), better);
-      return success(); // replaced by `better`, printed when it goes
-    }
-    auto fileLoc = dyn_cast<FileLineColLoc>(diag.getLocation());
-    if (fileLoc && fileLoc.getLine() == 0 && isBytecode()) {
-      // The bytecode reader has no positions to give: the file's start.
-      emitError(FileLineColLoc::get(fileLoc.getFilename(), 1, 1))
-          << "invalid MLIR bytecode: " << message;
-      return success();
-    }
-    if (isAtEndOfInput(diag.getLocation()))
-      diag.attachNote() << "the input ends here: it may be truncated";
-    return failure();
-  }
-
-  bool isBytecode() {
-    return sourceMgr.getNumBuffers() != 0 &&
-           sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-               ->getBuffer()
-               .starts_with("ML\xefR");
-  }
-
-  /// Whether only white space follows `loc` in its buffer.
-  bool isAtEndOfInput(Location loc) {
-    auto fileLoc = dyn_cast<FileLineColLoc>(loc);
-    if (!fileLoc || sourceMgr.getNumBuffers() == 0)
-      return false;
-    unsigned buffer = sourceMgr.getMainFileID();
-    llvm::SMLoc position = sourceMgr.FindLocForLineAndColumn(
-        buffer, fileLoc.getLine(), fileLoc.getColumn());
-    if (!position.isValid())
-      return false;
-    StringRef text = sourceMgr.getMemoryBuffer(buffer)->getBuffer();
-    size_t offset = position.getPointer() - text.data();
-    return offset <= text.size() && text.drop_front(offset).trim().empty();
-  }
-
-  MLIRContext &context;
-  llvm::SourceMgr &sourceMgr;
-  ScopedDiagnosticHandler handler;
-};
-
-/// Checks that the entry point exists, is defined, takes no arguments and
-/// returns what --entry-point-result says.
-LogicalResult checkEntryPoint(ModuleOp module, StringRef name,
-                              EntryResult result, StringRef resultFlag) {
-  Operation *symbol = module.lookupSymbol(name);
-  if (!symbol)
-    return emitError(getModuleLocation(module))
-           << "entry point '" << name << "' not found; name it with -e";
-  auto function = dyn_cast<LLVM::LLVMFuncOp>(symbol);
-  if (!function)
-    return symbol->emitError()
-           << "entry point '" << name << "' is not a function";
-  if (function.isExternal())
-    return function.emitError()
-           << "entry point '" << name << "' is declared but not defined";
-  LLVM::LLVMFunctionType type = function.getFunctionType();
-  if (type.getNumParams() != 0 || type.isVarArg())
-    return function.emitError()
-           << "entry point '" << name << "' must take no arguments, but its "
-           << "type is " << type;
-  Type expected = getEntryResultType(module.getContext(), result);
-  Type actual = type.getReturnType();
-  if (actual != expected) {
-    InFlightDiagnostic diag = function.emitError();
-    diag << "entry point '" << name << "' returns ";
-    if (isa<LLVM::LLVMVoidType>(actual))
-      diag << "nothing";
-    else
-      diag << actual;
-    return diag << ", but --entry-point-result=" << resultFlag << " was given";
-  }
-  return success();
-}
-
-/// Checks that every external function and global the program uses is
-/// provided by the runtime, a library or the process, so that a missing one
-/// is reported where it is declared. Adds their names to `externals`.
-LogicalResult checkExternalSymbols(ModuleOp module, Jit &jit,
-                                   std::vector<std::string> &externals) {
-  SmallVector<std::pair<Operation *, StringRef>> declarations;
-  for (auto function : module.getOps<LLVM::LLVMFuncOp>())
-    if (function.isExternal())
-      declarations.push_back({function, "function"});
-  for (auto global : module.getOps<LLVM::GlobalOp>())
-    if (global.getLinkage() == LLVM::Linkage::External &&
-        !global.getValueOrNull() && global.getInitializerRegion().empty())
-      declarations.push_back({global, "global"});
-  // The symbols the program refers to, found in one walk.
-  llvm::DenseSet<StringAttr> used;
-  if (auto uses = SymbolTable::getSymbolUses(&module.getBodyRegion()))
-    for (const SymbolTable::SymbolUse &use : *uses)
-      used.insert(use.getSymbolRef().getRootReference());
-  llvm::erase_if(declarations, [&](auto declaration) {
-    StringAttr name = SymbolTable::getSymbolName(declaration.first);
-    return name.getValue().starts_with("llvm.") || !used.contains(name);
-  });
-  for (auto [op, kind] : declarations)
-    externals.push_back(SymbolTable::getSymbolName(op).str());
-
-  std::vector<std::string> unresolved = jit.findUnresolvedSymbols(externals);
-  for (auto [op, kind] : declarations) {
-    StringRef name = SymbolTable::getSymbolName(op);
-    if (!llvm::is_contained(unresolved, name))
-      continue;
-    op->emitError() << "unresolved external " << kind << " '" << name
-                    << "': it is not defined in the program, and neither "
-                       "gpu-runner's runtime, the MLIR runner utilities, the "
-                       "C library nor a --shared-libs library provides it";
-  }
-  return success(unresolved.empty());
-}
-
 /// Flushes everything the program may have printed, in the order it printed
 /// it: C stdio, C++ streams, then our own stream.
 void flushProgramOutput() {
   std::fflush(stdout);
   std::cout.flush();
   llvm::outs().flush();
-}
-
-/// Runs the backend's pipeline on `module`; its diagnostics are printed by
-/// the caller's handler.
-LogicalResult lowerProgram(ModuleOp module, Backend backend,
-                           const PipelineOptions &options, bool printAfterAll,
-                           TimingScope &timing) {
-  MLIRContext *context = module.getContext();
-  PassManager pm(context);
-  pm.enableTiming(timing);
-  // Verify after every pass (the default, said here because it matters):
-  // LLVM is built without assertions, so IR a pass broke must stop here
-  // as a diagnostic, not crash or miscompile in a later pass.
-  pm.enableVerifier(true);
-  if (printAfterAll) {
-    // The whole module after each step, in order.
-    context->disableMultithreading();
-    pm.enableIRPrinting(
-        /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
-        /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
-        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
-        /*printAfterOnlyOnFailure=*/false, llvm::errs());
-  }
-  std::string failedPass;
-  pm.addInstrumentation(std::make_unique<FailedPassNamer>(failedPass));
-  buildLoweringPipeline(pm, backend, options);
-
-  // Count the errors the pipeline reports, to catch a silent failure.
-  unsigned errors = 0;
-  ScopedDiagnosticHandler counter(context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error)
-      ++errors;
-    return failure(); // Let the source manager's handler print it.
-  });
-  if (succeeded(pm.run(module)))
-    return success();
-  if (!errors)
-    emitError(getModuleLocation(module))
-        << "lowering failed in the '" << failedPass
-        << "' pass without saying why";
-  return failure();
 }
 
 /// Calls the entry point and prints its result as mlir-runner does.
@@ -558,72 +332,6 @@ std::string computeCacheKey(const RunnerOptions &options, Backend backend,
   return key.add("input", input).finish();
 }
 
-/// Parses, lowers and compiles the program in `input` to an object; its
-/// errors are printed as diagnostics.
-FailureOr<CompiledProgram>
-compileProgram(std::unique_ptr<llvm::MemoryBuffer> input,
-               const RunnerOptions &options, EntryResult entryResult,
-               Backend backend, const PipelineOptions &pipelineOptions,
-               Jit &jit, TimingScope &timing) {
-  TimingScope contextTiming = timing.nest("MLIR context set-up");
-  DialectRegistry registry;
-  registerInputDialects(registry);
-  MLIRContext context(registry);
-  contextTiming.stop();
-  // Diagnostics name the op and point at its line; a dump of the op in
-  // generic form would only bury that.
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-
-  OwningOpRef<ModuleOp> module;
-  {
-    TimingScope parseTiming = timing.nest("Parse");
-    ParseDiagnostics parseDiagnostics(context, sourceMgr);
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  }
-  if (!module)
-    return failure();
-  {
-    TimingScope lowerTiming = timing.nest("Lowering");
-    if (failed(lowerProgram(*module, backend, pipelineOptions,
-                            options.printIRAfterAll, lowerTiming)))
-      return failure();
-  }
-  if (options.printIRAfterLowering) {
-    module->print(llvm::errs());
-    llvm::errs() << "\n";
-  }
-  CompiledProgram program;
-  {
-    TimingScope checkTiming = timing.nest("Entry point and externals check");
-    if (failed(checkEntryPoint(*module, options.entryPoint, entryResult,
-                               options.entryPointResult)) ||
-        failed(checkExternalSymbols(*module, jit, program.externals)))
-      return failure();
-  }
-
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule;
-  {
-    TimingScope translateTiming = timing.nest("Translation to LLVM IR");
-    llvmModule =
-        translateModuleToLLVMIR(*module, llvmContext, options.inputFilename);
-  }
-  if (!llvmModule)
-    return failure();
-  llvmModule->setDataLayout(jit.getDataLayout());
-  llvmModule->setTargetTriple(jit.getTargetTriple());
-  llvm::Expected<std::string> object = jit.compile(*llvmModule, timing);
-  if (!object) {
-    fail(llvm::toString(object.takeError()));
-    return failure();
-  }
-  program.object = std::move(*object);
-  return program;
-}
-
 /// Loads the compiled program and runs its entry point; returns the exit
 /// status. `compileSeconds` is what compiling took (or finding it in the
 /// cache), for the benchmark report.
@@ -645,8 +353,21 @@ int runProgram(const CompiledProgram &program, Jit &jit,
 
   Clock::time_point loadStart = Clock::now();
   void *entry;
+  // The sizes of the GPU binaries, which the object reads.
+  std::vector<uint64_t> binarySizes;
+  for (const GpuBinary &binary : program.gpuBinaries)
+    binarySizes.push_back(binary.object.size());
   {
     TimingScope linkTiming = root.nest("JIT link");
+    std::vector<std::pair<std::string, const void *>> binarySymbols;
+    for (auto [binary, size] : llvm::zip(program.gpuBinaries, binarySizes)) {
+      binarySymbols.push_back(
+          {getDeviceObjectGlobalName(binary.name), binary.object.data()});
+      binarySymbols.push_back(
+          {getDeviceObjectSizeGlobalName(binary.name), &size});
+    }
+    if (llvm::Error error = jit.defineSymbols(binarySymbols))
+      return fail(llvm::toString(std::move(error)));
     if (llvm::Error error = jit.addObject(program.object))
       return fail(llvm::toString(std::move(error)));
     auto address = jit.lookup(options.entryPoint);
@@ -867,9 +588,17 @@ int runGpuRunnerMain(int argc, char **argv) {
   if (program) {
     timer.cacheStatus = "hit, " + entryPath;
   } else {
+    CompileOptions compileOptions;
+    compileOptions.backend = backend;
+    compileOptions.pipeline = pipelineOptions;
+    compileOptions.inputFilename = options.inputFilename;
+    compileOptions.entryPoint = options.entryPoint;
+    compileOptions.entryResult = *entryResult;
+    compileOptions.entryResultFlag = options.entryPointResult;
+    compileOptions.printIRAfterAll = options.printIRAfterAll;
+    compileOptions.printIRAfterLowering = options.printIRAfterLowering;
     FailureOr<CompiledProgram> compiled =
-        compileProgram(std::move(input), options, *entryResult, backend,
-                       pipelineOptions, *jit, root);
+        compileProgram(std::move(input), compileOptions, *jit, root);
     if (failed(compiled))
       return 1;
     program = std::move(*compiled);

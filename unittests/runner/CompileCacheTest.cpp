@@ -25,6 +25,8 @@ CompiledProgram makeProgram(std::string object) {
   CompiledProgram program;
   program.object = std::move(object);
   program.externals = {"printMemrefF32", "mgpuMemcpy", ""};
+  program.gpuBinaries = {{"kernels", std::string("fatbin\0bytes", 12)},
+                         {"more_kernels", ""}};
   return program;
 }
 
@@ -73,6 +75,11 @@ TEST_CASE("an entry reads back as it was written") {
   REQUIRE(static_cast<bool>(read));
   CHECK(read->object == object);
   CHECK(read->externals == makeProgram("").externals);
+  REQUIRE(read->gpuBinaries.size() == 2);
+  CHECK(read->gpuBinaries[0].name == "kernels");
+  CHECK(read->gpuBinaries[0].object == std::string("fatbin\0bytes", 12));
+  CHECK(read->gpuBinaries[1].name == "more_kernels");
+  CHECK(read->gpuBinaries[1].object.empty());
 }
 
 TEST_CASE("every truncation of an entry is found") {
