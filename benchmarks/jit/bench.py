@@ -29,6 +29,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -179,6 +180,9 @@ def main():
     parser.add_argument("--runner",
                         help="gpu-runner-host to measure (default: "
                         "BUILD_DIR/bin/gpu-runner-host)")
+    parser.add_argument("--runner-flags", default="",
+                        help="more flags for every gpu-runner-host run, "
+                        "space-separated (say -O0)")
     parser.add_argument("--llvm-bin-dir", default="/usr/lib/llvm-22/bin",
                         help="where mlir-opt and mlir-runner are (default "
                         "%(default)s)")
@@ -255,8 +259,10 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
         os.mkdir(path)
         return path
 
+    flags = shlex.split(args.runner_flags)
+
     def ours(program, cache, timing=False):
-        return [[runner, "--cache-dir=" + cache] +
+        return [[runner, "--cache-dir=" + cache] + flags +
                 (["--timing"] if timing else []) + [program]]
 
     def upstream(program):
@@ -352,8 +358,8 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
                         row["warm_over_cold"] <= WARM_TARGET))
 
     cpus = os.cpu_count() or 0
-    print("jit start-up: gpu-runner-host against mlir-opt | mlir-runner, "
-          "%d rounds" % args.rounds)
+    print("jit start-up: gpu-runner-host%s against mlir-opt | mlir-runner, "
+          "%d rounds" % ("".join(" " + f for f in flags), args.rounds))
     print("whole-process wall time in ms, the median of %d runs a side; "
           "load average %.2f before, %.2f after, %d CPUs" %
           (args.rounds, load_before, load_after, cpus))
@@ -388,6 +394,7 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
         with open(stem + ".json", "w") as out:
             json.dump({
                 "runner": runner,
+                "runner_flags": flags,
                 "upstream": {"mlir-opt": mlir_opt,
                              "passes": UPSTREAM_PASSES,
                              "mlir-runner": mlir_runner,
