@@ -301,8 +301,14 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
                         checked(upstream(program), env, "%s, upstream" % name),
                         "%s, upstream" % name)
 
-    samples = {}
+    # What starting and ending the process costs, which no cache saves: the
+    # floor of a warm run.
+    start_command = [[runner, "--version"]]
+    checked(start_command, env, "%s --version" % runner)
+    samples, start = {}, []
     for round_ in range(args.rounds):
+        start.append(checked(start_command, env, "%s --version" %
+                             runner).seconds)
         for name, file, gpu, _ in programs:
             program = os.path.join(HERE, "programs", file)
             sides = SIDES[1:] if gpu else SIDES
@@ -376,6 +382,8 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
                number(row["warm_ms"], 9, 1),
                number(row["cold_over_upstream"], 14, 3),
                number(row["warm_over_cold"], 10, 3)))
+    print("start: %.1f ms for gpu-runner-host --version, starting and ending "
+          "the process, which no cache saves" % median_ms(start))
     print()
     print("targets (figures, not tests)")
     for what, measured, met in targets:
@@ -410,6 +418,8 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
                                     "gpu_ops": gpu, "what": description}
                              for name, file, gpu, description in programs},
                 "rows": rows,
+                "start_ms": median_ms(start),
+                "start_runs_ms": [s * 1e3 for s in start],
                 "targets": [{"target": what, "measured": measured,
                              "met": met}
                             for what, measured, met in targets],
