@@ -10,7 +10,8 @@ last, on three sides:
   warm      gpu-runner-host on a cache folder that already holds the program
 
 and prints the median of each side and two ratios, cold / upstream and
-warm / cold, with the targets.
+warm / cold, with the targets; and the time of gpu-runner-host --version,
+what starting the process costs, which no cache can save.
 
 Before timing, each side runs each program once: all must print the same
 (memref addresses aside), the run on an empty folder must report a compile
