@@ -256,7 +256,7 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
 
     def fresh_folder():
         folders[0] += 1
-        path = os.path.join(work, "cold-%d" % folders[0])
+        path = os.path.join(work, "cache-%d" % folders[0])
         os.mkdir(path)
         return path
 
