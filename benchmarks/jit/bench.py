@@ -181,9 +181,13 @@ def main():
     parser.add_argument("--runner",
                         help="gpu-runner-host to measure (default: "
                         "BUILD_DIR/bin/gpu-runner-host)")
+    parser.add_argument("--opt-level", type=int, choices=range(4), default=2,
+                        help="the LLVM optimization level of both sides, "
+                        "-O<N> to gpu-runner-host and mlir-runner (default "
+                        "%(default)s, gpu-runner's default)")
     parser.add_argument("--runner-flags", default="",
                         help="more flags for every gpu-runner-host run, "
-                        "space-separated (say -O0)")
+                        "space-separated")
     parser.add_argument("--llvm-bin-dir", default="/usr/lib/llvm-22/bin",
                         help="where mlir-opt and mlir-runner are (default "
                         "%(default)s)")
@@ -260,7 +264,8 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
         os.mkdir(path)
         return path
 
-    flags = shlex.split(args.runner_flags)
+    level = "-O%d" % args.opt_level
+    flags = [level] + shlex.split(args.runner_flags)
 
     def ours(program, cache, timing=False):
         return [[runner, "--cache-dir=" + cache] + flags +
@@ -268,7 +273,8 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
 
     def upstream(program):
         return [[mlir_opt] + UPSTREAM_PASSES + [program],
-                [mlir_runner, "-e", "main", "--entry-point-result=void",
+                [mlir_runner, level, "-e", "main",
+                 "--entry-point-result=void",
                  "--shared-libs=" + ",".join(libraries)]]
 
     # Each program once on each side, untimed: the outputs agree, the cache
@@ -365,8 +371,9 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
                         row["warm_over_cold"] <= WARM_TARGET))
 
     cpus = os.cpu_count() or 0
-    print("jit start-up: gpu-runner-host%s against mlir-opt | mlir-runner, "
-          "%d rounds" % ("".join(" " + f for f in flags), args.rounds))
+    print("jit start-up: gpu-runner-host%s against mlir-opt | mlir-runner "
+          "%s, %d rounds" % ("".join(" " + f for f in flags), level,
+                             args.rounds))
     print("whole-process wall time in ms, the median of %d runs a side; "
           "load average %.2f before, %.2f after, %d CPUs" %
           (args.rounds, load_before, load_after, cpus))
@@ -404,6 +411,7 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
             json.dump({
                 "runner": runner,
                 "runner_flags": flags,
+                "opt_level": args.opt_level,
                 "upstream": {"mlir-opt": mlir_opt,
                              "passes": UPSTREAM_PASSES,
                              "mlir-runner": mlir_runner,
