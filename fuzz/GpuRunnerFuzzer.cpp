@@ -84,13 +84,18 @@ void compile(ModuleOp module) {
   for (llvm::Function &function : *llvmModule)
     if (!function.isDeclaration() && !function.hasLocalLinkage())
       functions.push_back(function.getName().str());
-  if (llvm::Error error =
-          (*jit)->addModule(std::move(llvmModule), std::move(llvmContext))) {
+  mlir::TimingScope timing;
+  llvm::Expected<std::string> object = (*jit)->compile(*llvmModule, timing);
+  if (!object) {
+    llvm::consumeError(object.takeError());
+    return;
+  }
+  if (llvm::Error error = (*jit)->addObject(*object)) {
     llvm::consumeError(std::move(error));
     return;
   }
-  // Looking a function up generates the code of the whole module; a
-  // symbol nothing provides fails the lookup, which is a correct outcome.
+  // Looking a function up links the whole object; a symbol nothing
+  // provides fails the lookup, which is a correct outcome.
   for (const std::string &name : functions) {
     auto address = (*jit)->lookup(name);
     if (!address) {
