@@ -85,12 +85,13 @@ void compile(ModuleOp module) {
     if (!function.isDeclaration() && !function.hasLocalLinkage())
       functions.push_back(function.getName().str());
   mlir::TimingScope timing;
-  llvm::Expected<std::string> object = (*jit)->compile(*llvmModule, timing);
-  if (!object) {
-    llvm::consumeError(object.takeError());
+  llvm::Expected<std::vector<std::string>> objects =
+      (*jit)->compile(*llvmModule, timing);
+  if (!objects) {
+    llvm::consumeError(objects.takeError());
     return;
   }
-  if (llvm::Error error = (*jit)->addObject(*object)) {
+  if (llvm::Error error = (*jit)->addObjects(*objects)) {
     llvm::consumeError(std::move(error));
     return;
   }

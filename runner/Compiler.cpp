@@ -463,12 +463,13 @@ LogicalResult lowerAndCompileHostCode(ModuleOp module,
     return failure();
   llvmModule->setDataLayout(jit.getDataLayout());
   llvmModule->setTargetTriple(jit.getTargetTriple());
-  llvm::Expected<std::string> object = jit.compile(*llvmModule, timing);
-  if (!object) {
-    llvm::errs() << "error: " << llvm::toString(object.takeError()) << "\n";
+  llvm::Expected<std::vector<std::string>> objects =
+      jit.compile(*llvmModule, timing);
+  if (!objects) {
+    llvm::errs() << "error: " << llvm::toString(objects.takeError()) << "\n";
     return failure();
   }
-  program.object = std::move(*object);
+  program.objects = std::move(*objects);
   return success();
 }
 
