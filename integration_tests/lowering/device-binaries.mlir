@@ -14,6 +14,8 @@ module attributes {gpu.container_module} {
   func.func @main(%data: memref<8xf32>, %n: i32) {
     %c1 = arith.constant 1 : index
     %c8 = arith.constant 8 : index
+    // A synchronous launch creates no stream: it runs on the default one.
+    // CHECK-NOT: mgpuStreamCreateAt
     // CHECK: %[[VALUES:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, ptr, i64, i64, i64, i32)>
     // CHECK: %[[PARAMS:.*]] = llvm.alloca %{{.*}} x !llvm.array<6 x ptr>
     // CHECK: %[[FIELD0:.*]] = llvm.getelementptr %[[VALUES]][0, 0]
@@ -24,8 +26,11 @@ module attributes {gpu.container_module} {
     // CHECK: llvm.store %[[N]], %[[FIELD5]]
     // CHECK: %[[COUNT:.*]] = llvm.mlir.constant(6 : i64) : i64
     // CHECK: %[[NOSHARED:.*]] = llvm.mlir.constant(0 : i32) : i32
+    // CHECK-NOT: mgpuStreamCreateAt
     // CHECK: %[[GLOBAL:.*]] = llvm.mlir.addressof @__gpu_runner_function_kernels_scale
+    // CHECK-NOT: mgpuStreamCreateAt
     // CHECK: %[[FUNCTION:.*]] = llvm.load %[[GLOBAL]]
+    // CHECK-NOT: mgpuStreamCreateAt
     // CHECK: llvm.call @mgpuLaunchKernelAt(%[[FUNCTION]], {{.*}}, %[[NOSHARED]], %{{.*}}, %[[PARAMS]], %[[COUNT]], %{{.*}})
     gpu.launch_func @kernels::@scale blocks in (%c1, %c1, %c1)
         threads in (%c8, %c1, %c1) args(%data : memref<8xf32>, %n : i32)
