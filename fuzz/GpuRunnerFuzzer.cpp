@@ -85,13 +85,12 @@ void compile(ModuleOp module) {
     if (!function.isDeclaration() && !function.hasLocalLinkage())
       functions.push_back(function.getName().str());
   mlir::TimingScope timing;
-  llvm::Expected<std::vector<std::string>> objects =
-      (*jit)->compile(*llvmModule, timing);
-  if (!objects) {
-    llvm::consumeError(objects.takeError());
+  llvm::Expected<std::string> object = (*jit)->compile(*llvmModule, timing);
+  if (!object) {
+    llvm::consumeError(object.takeError());
     return;
   }
-  if (llvm::Error error = (*jit)->addObjects(*objects)) {
+  if (llvm::Error error = (*jit)->addObject(*object)) {
     llvm::consumeError(std::move(error));
     return;
   }

@@ -135,13 +135,12 @@ Expected<uint64_t> parseCacheSize(StringRef text) {
 //
 // An entry is the magic line, the size of the payload and its BLAKE3 hash,
 // then the payload: the number of externals, each as a size and its bytes;
-// the number of GPU binaries, each as its name and its object; the number of
-// host objects, each as its bytes. Strings are a size and their bytes; sizes
-// are little-endian 64-bit.
+// the number of GPU binaries, each as its name and its object; then the host
+// object. Strings are a size and their bytes; sizes are little-endian 64-bit.
 
 namespace {
 
-constexpr StringLiteral kMagic = "gpu-runner compiled program 3\n";
+constexpr StringLiteral kMagic = "gpu-runner compiled program 2\n";
 constexpr size_t kHashSize = 32;
 
 void writeU64(std::string &out, uint64_t value) {
@@ -195,9 +194,7 @@ std::string serializeCompiledProgram(const CompiledProgram &program) {
     writeString(payload, binary.name);
     writeString(payload, binary.object);
   }
-  writeU64(payload, program.objects.size());
-  for (const std::string &object : program.objects)
-    writeString(payload, object);
+  writeString(payload, program.object);
 
   std::string entry(kMagic);
   writeU64(entry, payload.size());
@@ -248,17 +245,10 @@ Expected<CompiledProgram> deserializeCompiledProgram(StringRef bytes) {
       return damaged("its list of GPU binaries is cut short");
     program.gpuBinaries.push_back({name.str(), object.str()});
   }
-  uint64_t objects;
-  if (!reader.readU64(objects))
-    return damaged("its list of objects is cut short");
-  for (uint64_t i = 0; i < objects; ++i) {
-    StringRef object;
-    if (!reader.readBytes(object))
-      return damaged("its list of objects is cut short");
-    program.objects.push_back(object.str());
-  }
-  if (!reader.atEnd())
-    return damaged("it goes on after its last object");
+  StringRef object;
+  if (!reader.readBytes(object) || !reader.atEnd())
+    return damaged("its object does not fill the rest of it");
+  program.object = object.str();
   return program;
 }
 

@@ -39,9 +39,8 @@ struct GpuBinary {
 
 /// What a compiled program is made of, as the cache keeps it.
 struct CompiledProgram {
-  /// The host objects: the program, with its kernels on the host backend,
-  /// in as many parts as it was compiled in.
-  std::vector<std::string> objects;
+  /// The host object: the program, with its kernels on the host backend.
+  std::string object;
   /// The external functions and globals it uses, which must resolve when
   /// it is loaded (the runtime, a --shared-libs library, the process).
   std::vector<std::string> externals;

@@ -463,13 +463,12 @@ LogicalResult lowerAndCompileHostCode(ModuleOp module,
     return failure();
   llvmModule->setDataLayout(jit.getDataLayout());
   llvmModule->setTargetTriple(jit.getTargetTriple());
-  llvm::Expected<std::vector<std::string>> objects =
-      jit.compile(*llvmModule, timing);
-  if (!objects) {
-    llvm::errs() << "error: " << llvm::toString(objects.takeError()) << "\n";
+  llvm::Expected<std::string> object = jit.compile(*llvmModule, timing);
+  if (!object) {
+    llvm::errs() << "error: " << llvm::toString(object.takeError()) << "\n";
     return failure();
   }
-  program.objects = std::move(*objects);
+  program.object = std::move(*object);
   return success();
 }
 

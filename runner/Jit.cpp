@@ -6,20 +6,15 @@
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
-#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Transforms/Utils/SplitModule.h"
 
 #include <algorithm>
 #include <cstdlib>
-#include <future>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define GPU_RUNNER_ASAN 1
@@ -59,10 +54,9 @@ gpuRunnerProgramAlignedAlloc(size_t alignment, size_t bytes) {
 
 namespace gpu_runner {
 
-Jit::Jit(std::unique_ptr<LLJIT> lljit, JITTargetMachineBuilder machineBuilder,
+Jit::Jit(std::unique_ptr<LLJIT> lljit,
          std::unique_ptr<TargetMachine> targetMachine)
-    : lljit(std::move(lljit)), machineBuilder(std::move(machineBuilder)),
-      targetMachine(std::move(targetMachine)) {}
+    : lljit(std::move(lljit)), targetMachine(std::move(targetMachine)) {}
 
 Jit::~Jit() {
   for (auto destroy : libraryDestructors)
@@ -88,15 +82,14 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
   // functions (see compile), and the generic IR platform would only
   // compile a module of its own on every run.
   auto lljit = LLJITBuilder()
-                   .setJITTargetMachineBuilder(*machineBuilder)
+                   .setJITTargetMachineBuilder(std::move(*machineBuilder))
                    .setPlatformSetUp(setUpInactivePlatform)
                    .create();
   if (!lljit)
     return lljit.takeError();
 
   std::unique_ptr<Jit> jit(
-      new Jit(std::move(*lljit), *machineBuilder, std::move(*targetMachine)));
-  jit->codegenThreads = options.codegenThreads;
+      new Jit(std::move(*lljit), std::move(*targetMachine)));
   MangleAndInterner mangle(jit->lljit->getExecutionSession(),
                            jit->lljit->getDataLayout());
   SymbolMap runtime;
@@ -188,10 +181,6 @@ namespace {
 constexpr StringLiteral kInitFunction = "__gpu_runner_init";
 constexpr StringLiteral kFiniFunction = "__gpu_runner_fini";
 
-/// The instructions worth a thread of code generation: below this, splitting
-/// the module and passing the parts as bitcode cost more than they save.
-constexpr size_t kInstructionsPerCodeGenPart = 1000;
-
 /// Replaces the global array `arrayName` (llvm.global_ctors or
 /// llvm.global_dtors) by a function `name` that calls its functions by
 /// priority: lowest first for constructors, highest first for destructors.
@@ -222,19 +211,7 @@ void defineInitializerFunction(Module &module, StringRef arrayName,
 
 } // namespace
 
-unsigned Jit::getCodeGenPartCount(const Module &module) const {
-  size_t instructions = 0;
-  for (const Function &function : module)
-    instructions += function.getInstructionCount();
-  unsigned threads = codegenThreads
-                         ? codegenThreads
-                         : llvm::hardware_concurrency().compute_thread_count();
-  return std::clamp<size_t>(instructions / kInstructionsPerCodeGenPart, 1,
-                            std::max(threads, 1u));
-}
-
-Expected<std::vector<std::string>> Jit::compile(Module &module,
-                                                mlir::TimingScope &timing) {
+Expected<std::string> Jit::compile(Module &module, mlir::TimingScope &timing) {
   defineInitializerFunction(module, "llvm.global_ctors", kInitFunction);
   defineInitializerFunction(module, "llvm.global_dtors", kFiniFunction);
   // Frames larger than a page touch each page on the way down, so that a
@@ -252,62 +229,12 @@ Expected<std::vector<std::string>> Jit::compile(Module &module,
     if (Error error = optimize(&module))
       return std::move(error);
   }
-  unsigned parts = getCodeGenPartCount(module);
-  mlir::TimingScope codegenTiming =
-      timing.nest(parts == 1 ? std::string("LLVM code generation")
-                             : "LLVM code generation, " +
-                                   std::to_string(parts) + " parts at once");
-  if (parts == 1) {
-    SimpleCompiler compiler(*targetMachine);
-    Expected<std::unique_ptr<MemoryBuffer>> object = compiler(module);
-    if (!object)
-      return object.takeError();
-    return std::vector<std::string>{(*object)->getBuffer().str()};
-  }
-
-  // Parts of the module compiled at once, each on a thread with a context
-  // and a target machine of its own, as bitcode between the two.
-  std::vector<SmallString<0>> bitcodes;
-  SplitModule(module, parts, [&](std::unique_ptr<Module> part) {
-    SmallString<0> bitcode;
-    raw_svector_ostream os(bitcode);
-    WriteBitcodeToFile(*part, os);
-    bitcodes.push_back(std::move(bitcode));
-  });
-  auto compilePart = [this](StringRef bitcode) -> Expected<std::string> {
-    LLVMContext context;
-    Expected<std::unique_ptr<Module>> part =
-        parseBitcodeFile(MemoryBufferRef(bitcode, "part"), context);
-    if (!part)
-      return part.takeError();
-    Expected<std::unique_ptr<TargetMachine>> machine =
-        machineBuilder.createTargetMachine();
-    if (!machine)
-      return machine.takeError();
-    SimpleCompiler compiler(**machine);
-    Expected<std::unique_ptr<MemoryBuffer>> object = compiler(**part);
-    if (!object)
-      return object.takeError();
-    return (*object)->getBuffer().str();
-  };
-  std::vector<std::future<Expected<std::string>>> others;
-  for (size_t i = 1; i < bitcodes.size(); ++i)
-    others.push_back(
-        std::async(std::launch::async, compilePart, StringRef(bitcodes[i])));
-  std::vector<std::string> objects;
-  Error errors = Error::success();
-  auto collect = [&](Expected<std::string> object) {
-    if (object)
-      objects.push_back(std::move(*object));
-    else
-      errors = joinErrors(std::move(errors), object.takeError());
-  };
-  collect(compilePart(bitcodes[0]));
-  for (auto &other : others)
-    collect(other.get());
-  if (errors)
-    return std::move(errors);
-  return objects;
+  mlir::TimingScope codegenTiming = timing.nest("LLVM code generation");
+  SimpleCompiler compiler(*targetMachine);
+  Expected<std::unique_ptr<MemoryBuffer>> object = compiler(module);
+  if (!object)
+    return object.takeError();
+  return (*object)->getBuffer().str();
 }
 
 Error Jit::defineSymbols(
@@ -323,12 +250,9 @@ Error Jit::defineSymbols(
   return getMainJITDylib().define(absoluteSymbols(std::move(map)));
 }
 
-Error Jit::addObjects(ArrayRef<std::string> objects) {
-  for (const std::string &object : objects)
-    if (Error error = lljit->addObjectFile(
-            MemoryBuffer::getMemBufferCopy(object, "gpu-runner-program")))
-      return error;
-  return Error::success();
+Error Jit::addObject(StringRef object) {
+  return lljit->addObjectFile(
+      MemoryBuffer::getMemBufferCopy(object, "gpu-runner-program"));
 }
 
 JITDylib &Jit::getMainJITDylib() { return lljit->getMainJITDylib(); }

@@ -17,7 +17,6 @@
 #define GPU_RUNNER_RUNNER_JIT_H
 
 #include "mlir/Support/Timing.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -33,9 +32,6 @@ struct JitOptions {
   unsigned optLevel = 2;
   /// Libraries to resolve symbols from, searched in this order.
   std::vector<std::string> sharedLibs;
-  /// The most threads that compile parts of the program at once; 0 for
-  /// the machine's hardware threads, 1 for one object.
-  unsigned codegenThreads = 0;
 };
 
 class Jit {
@@ -53,20 +49,19 @@ public:
   /// object depends on besides the program.
   std::string getTargetDescription() const;
 
-  /// Optimizes `module` and compiles it to objects, timing each under
-  /// `timing`: a module large enough is split, and its parts compiled on
-  /// threads at once, one object each.
-  llvm::Expected<std::vector<std::string>> compile(llvm::Module &module,
-                                                   mlir::TimingScope &timing);
+  /// Optimizes `module` and compiles it to an object, timing each under
+  /// `timing`.
+  llvm::Expected<std::string> compile(llvm::Module &module,
+                                      mlir::TimingScope &timing);
 
   /// Defines each name as the address that goes with it, for the program
   /// to refer to.
   llvm::Error
   defineSymbols(llvm::ArrayRef<std::pair<std::string, const void *>> symbols);
 
-  /// Adds the program's objects, compiled by `compile`; they are linked on
-  /// the first lookup.
-  llvm::Error addObjects(llvm::ArrayRef<std::string> objects);
+  /// Adds the program's object, compiled by `compile`; it is linked on the
+  /// first lookup.
+  llvm::Error addObject(llvm::StringRef object);
 
   /// Those of `names` that resolve to no definition outside the program, in
   /// one lookup. Call it before adding the program's object, so that
@@ -83,12 +78,7 @@ public:
 
 private:
   Jit(std::unique_ptr<llvm::orc::LLJIT> lljit,
-      llvm::orc::JITTargetMachineBuilder machineBuilder,
       std::unique_ptr<llvm::TargetMachine> targetMachine);
-
-  /// How many parts `module` is compiled in: one per so many instructions,
-  /// at most one per thread it may use.
-  unsigned getCodeGenPartCount(const llvm::Module &module) const;
 
   llvm::Error loadSharedLibrary(const std::string &path);
   llvm::orc::JITDylib &getMainJITDylib();
@@ -96,10 +86,7 @@ private:
   llvm::Error callVoidFunction(llvm::StringRef name);
 
   std::unique_ptr<llvm::orc::LLJIT> lljit;
-  /// Makes a target machine for each part compiled on a thread.
-  llvm::orc::JITTargetMachineBuilder machineBuilder;
   std::unique_ptr<llvm::TargetMachine> targetMachine;
-  unsigned codegenThreads = 0;
   unsigned optLevel = 2;
   /// Functions that --shared-libs libraries asked to be called at exit.
   std::vector<void (*)()> libraryDestructors;

@@ -143,13 +143,6 @@ struct RunnerOptions {
                      "and report the first bad one (slower)"),
       llvm::cl::cat(category)};
 
-  llvm::cl::opt<unsigned> codegenThreads{
-      "codegen-threads",
-      llvm::cl::desc("The most threads that compile the host code at once, "
-                     "each a part of a large enough program (default 0: the "
-                     "machine's hardware threads)"),
-      llvm::cl::value_desc("N"), llvm::cl::init(0), llvm::cl::cat(category)};
-
   llvm::cl::opt<std::string> cacheDir{
       "cache-dir",
       llvm::cl::desc("Keep compiled programs in DIR, to skip compiling a "

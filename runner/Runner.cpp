@@ -310,7 +310,6 @@ std::string computeCacheKey(const RunnerOptions &options, Backend backend,
       .add("-e", options.entryPoint)
       .add("--entry-point-result", options.entryPointResult)
       .add("input name", options.inputFilename)
-      .add("objects", options.dumpObjectFile ? "one" : "parts")
       .add("barrier splitting", pipeline.splitBarriers ? "on" : "off")
       .add("--check-bounds", pipeline.checkBounds ? "on" : "off");
   if (backend == Backend::Cuda) {
@@ -349,9 +348,7 @@ int runProgram(const CompiledProgram &program, Jit &jit,
     if (error)
       return fail("cannot write the object file '" + path +
                   "': " + error.message());
-    // --dump-object-file compiles to one object, and has entries of its
-    // own in the cache.
-    os << program.objects.front();
+    os << program.object;
   }
 
   Clock::time_point loadStart = Clock::now();
@@ -371,7 +368,7 @@ int runProgram(const CompiledProgram &program, Jit &jit,
     }
     if (llvm::Error error = jit.defineSymbols(binarySymbols))
       return fail(llvm::toString(std::move(error)));
-    if (llvm::Error error = jit.addObjects(program.objects))
+    if (llvm::Error error = jit.addObject(program.object))
       return fail(llvm::toString(std::move(error)));
     auto address = jit.lookup(options.entryPoint);
     if (!address)
@@ -558,8 +555,6 @@ int runGpuRunnerMain(int argc, char **argv) {
     jitOptions.optLevel = options.getOptLevel();
     jitOptions.sharedLibs.assign(options.sharedLibs.begin(),
                                  options.sharedLibs.end());
-    jitOptions.codegenThreads =
-        options.dumpObjectFile ? 1 : options.codegenThreads.getValue();
     auto created = Jit::create(jitOptions);
     if (!created)
       return fail(llvm::toString(created.takeError()));

@@ -4,12 +4,10 @@
 // misses.
 // REQUIRES: cuda-runner, ptxas
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %gpu-runner-cuda --compile-only --gpu-chip=sm_90 --cache-dir=%t/cache --timing %s 2>&1 | FileCheck %s --check-prefix=MISS
+// RUN: %gpu-runner-cuda --compile-only --gpu-chip=sm_90 --cache-dir=%t/cache --timing --dump-object-file --object-filename=%t/host.o %s 2>&1 | FileCheck %s --check-prefix=MISS
 // RUN: %gpu-runner-cuda --compile-only --gpu-chip=sm_90 --cache-dir=%t/cache --timing %s 2>&1 | FileCheck %s --check-prefix=HIT
 // RUN: %gpu-runner-cuda --compile-only --gpu-chip=sm_80 --cache-dir=%t/cache --timing %s 2>&1 | FileCheck %s --check-prefix=MISS
-// The host object (--dump-object-file compiles one, with entries of its
-// own) only names the fatbins...
-// RUN: %gpu-runner-cuda --compile-only --gpu-chip=sm_90 --cache-dir=%t/cache --dump-object-file --object-filename=%t/host.o %s
+// The host object only names the fatbins...
 // RUN: llvm-nm %t/host.o | FileCheck %s --check-prefix=NM
 // ...which the cache entry holds, as ptxas compiled them.
 // RUN: %gpu-runner-cuda --compile-only --gpu-chip=sm_90 --no-cache --dump-gpu-binary=%t/dump %s

@@ -4,12 +4,10 @@
 // another chip misses.
 // REQUIRES: hip-runner
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %gpu-runner-hip --compile-only --gpu-chip=gfx90a --cache-dir=%t/cache --timing %s 2>&1 | FileCheck %s --check-prefix=MISS
+// RUN: %gpu-runner-hip --compile-only --gpu-chip=gfx90a --cache-dir=%t/cache --timing --dump-object-file --object-filename=%t/host.o %s 2>&1 | FileCheck %s --check-prefix=MISS
 // RUN: %gpu-runner-hip --compile-only --gpu-chip=gfx90a --cache-dir=%t/cache --timing %s 2>&1 | FileCheck %s --check-prefix=HIT
 // RUN: %gpu-runner-hip --compile-only --gpu-chip=gfx942 --cache-dir=%t/cache --timing %s 2>&1 | FileCheck %s --check-prefix=MISS
-// The host object (--dump-object-file compiles one, with entries of its
-// own) only names the code objects...
-// RUN: %gpu-runner-hip --compile-only --gpu-chip=gfx90a --cache-dir=%t/cache --dump-object-file --object-filename=%t/host.o %s
+// The host object only names the code objects...
 // RUN: llvm-nm %t/host.o | FileCheck %s --check-prefix=NM
 // ...which the cache entry holds, as ld.lld linked them.
 // RUN: %gpu-runner-hip --compile-only --gpu-chip=gfx90a --no-cache --dump-gpu-binary=%t/dump %s

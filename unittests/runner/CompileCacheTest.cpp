@@ -23,7 +23,7 @@ namespace {
 
 CompiledProgram makeProgram(std::string object) {
   CompiledProgram program;
-  program.objects = {std::move(object), "second part"};
+  program.object = std::move(object);
   program.externals = {"printMemrefF32", "mgpuMemcpy", ""};
   program.gpuBinaries = {{"kernels", std::string("fatbin\0bytes", 12)},
                          {"more_kernels", ""}};
@@ -73,7 +73,7 @@ TEST_CASE("an entry reads back as it was written") {
   std::string bytes = serializeCompiledProgram(makeProgram(object));
   llvm::Expected<CompiledProgram> read = deserializeCompiledProgram(bytes);
   REQUIRE(static_cast<bool>(read));
-  CHECK(read->objects == std::vector<std::string>{object, "second part"});
+  CHECK(read->object == object);
   CHECK(read->externals == makeProgram("").externals);
   REQUIRE(read->gpuBinaries.size() == 2);
   CHECK(read->gpuBinaries[0].name == "kernels");
@@ -151,7 +151,7 @@ TEST_CASE("a cache folder misses, stores and hits") {
   REQUIRE(!cache->store("1234", makeProgram("first")));
   CompileCache::Lookup hit = cache->lookup("1234");
   REQUIRE(hit.program);
-  CHECK(hit.program->objects.front() == "first");
+  CHECK(hit.program->object == "first");
   CHECK(hit.damage.empty());
   CHECK(!cache->lookup("5678").program);
 }
@@ -175,7 +175,7 @@ TEST_CASE("a damaged entry is reported, removed and stored again") {
   REQUIRE(!cache->store("abcd", makeProgram("object")));
   CompileCache::Lookup hit = cache->lookup("abcd");
   REQUIRE(hit.program);
-  CHECK(hit.program->objects.front() == "object");
+  CHECK(hit.program->object == "object");
 }
 
 TEST_CASE("the least recently used entries are evicted first") {
