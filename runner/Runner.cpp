@@ -51,6 +51,11 @@
 
 using namespace mlir;
 
+// MLIR's async runtime (libmlir_async_runtime, linked into every runner):
+// destroys its default runtime, waiting for its worker threads. It is made
+// again when a program next uses it.
+extern "C" void __mlir_execution_engine_destroy();
+
 namespace gpu_runner {
 namespace {
 
@@ -416,6 +421,10 @@ int runProgram(const CompiledProgram &program, Jit &jit,
   }
 
   TimingScope finishTiming = root.nest("Finalization");
+  // A worker of MLIR's async runtime may still be finishing a coroutine of
+  // the program when the entry point returns; destroying the runtime waits
+  // for its workers, so that none runs the program's code once it is gone.
+  __mlir_execution_engine_destroy();
   if (llvm::Error error = jit.deinitialize())
     return fail(llvm::toString(std::move(error)));
   finalizeBackend();
@@ -597,6 +606,8 @@ int runGpuRunnerMain(int argc, char **argv) {
     compileOptions.entryResultFlag = options.entryPointResult;
     compileOptions.printIRAfterAll = options.printIRAfterAll;
     compileOptions.printIRAfterLowering = options.printIRAfterLowering;
+    if (*cache)
+      timer.cacheStatus = "miss, not stored: the program did not compile";
     FailureOr<CompiledProgram> compiled =
         compileProgram(std::move(input), compileOptions, *jit, root);
     if (failed(compiled))

@@ -7,6 +7,9 @@
 // RUN: %expect-exit-1 %gpu-runner %s --cache-dir=%t/cache --cache-max-size=0 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: %expect-exit-1 %gpu-runner %s --no-cache --cache-dir=%t/cache 2>&1 | FileCheck %s --check-prefix=BOTH
 // RUN: env GPU_RUNNER_CACHE_DIR=%t/file/cache %gpu-runner %s --timing 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// A program that does not compile is not stored, and --timing says so.
+// RUN: %expect-exit-1 %gpu-runner %s --cache-dir=%t/failed --timing -e nope 2>&1 | FileCheck %s --check-prefix=FAILED
+// RUN: %python -c "import glob; print('entries:', len(glob.glob('%t/failed/llvmcache-*')))" | FileCheck %s --check-prefix=NONE
 // A dump of the object on a hit is the object that was compiled.
 // RUN: %gpu-runner %s --cache-dir=%t/cache --dump-object-file --object-filename=%t/miss.o
 // RUN: %gpu-runner %s --cache-dir=%t/cache --dump-object-file --object-filename=%t/hit.o
@@ -19,6 +22,9 @@
 // DEFAULT: warning: no compile cache: cannot create the cache folder {{.*}}file/cache: Not a directory; set --cache-dir, or --no-cache to run without it
 // DEFAULT: compile cache: off (cannot create the cache folder {{.*}}file/cache: Not a directory)
 // DEFAULT: Run
+// FAILED: error: entry point 'nope' not found; name it with -e
+// FAILED: compile cache: miss, not stored: the program did not compile
+// NONE: entries: 0
 
 func.func @main() {
   return
