@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Pipeline.h"
+#include "runner/Compiler.h"
 #include "runner/Jit.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -36,6 +37,8 @@
 #include <cstdint>
 
 using namespace mlir;
+
+extern "C" const gpu_runner::Compiler *gpuRunnerGetCompiler();
 
 namespace {
 
@@ -85,7 +88,8 @@ void compile(ModuleOp module) {
     if (!function.isDeclaration() && !function.hasLocalLinkage())
       functions.push_back(function.getName().str());
   mlir::TimingScope timing;
-  llvm::Expected<std::string> object = (*jit)->compile(*llvmModule, timing);
+  llvm::Expected<std::string> object =
+      gpuRunnerGetCompiler()->compileModule(*llvmModule, **jit, timing);
   if (!object) {
     llvm::consumeError(object.takeError());
     return;

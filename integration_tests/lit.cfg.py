@@ -29,6 +29,12 @@ config.available_features.add(backend)
 if lit.util.pythonize_bool(getattr(config, "gpu_runner_sanitize", "OFF")):
     config.available_features.add("sanitizers")
 
+# Linked against the shared libLLVM and libMLIR, which a run loads only to
+# compile (the compiler library); a site config without the setting (the
+# device bundle's) is of a static build.
+if not lit.util.pythonize_bool(getattr(config, "gpu_runner_llvm_static", "ON")):
+    config.available_features.add("llvm-shared")
+
 # Compiled programs are cached in the build folder for one run of the
 # suite, so that each run compiles afresh and nothing is left in the user's
 # cache folder; the cache's own tests choose their folders.

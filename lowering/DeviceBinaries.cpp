@@ -28,14 +28,6 @@ using namespace mlir;
 
 namespace gpu_runner {
 
-std::string getDeviceObjectGlobalName(StringRef binary) {
-  return ("__gpu_runner_binary_" + binary).str();
-}
-
-std::string getDeviceObjectSizeGlobalName(StringRef binary) {
-  return ("__gpu_runner_binary_size_" + binary).str();
-}
-
 std::string getDeviceModuleGlobalName(StringRef binary) {
   return ("__gpu_runner_module_" + binary).str();
 }

@@ -3,6 +3,8 @@
 #ifndef GPU_RUNNER_LOWERING_GPURUNTIMETOLLVM_H
 #define GPU_RUNNER_LOWERING_GPURUNTIMETOLLVM_H
 
+#include "lowering/Targets.h"
+
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -50,12 +52,11 @@ mlir::LogicalResult lowerDeviceBinaries(mlir::ModuleOp module);
 
 /// A gpu.binary with this unit attribute holds an empty object of the
 /// right target and format: its object is compiled apart and provided when
-/// the program is loaded, as the external constants named below (the bytes,
-/// and their number as an i64). See the runner's compileProgram.
+/// the program is loaded, as the external constants getDeviceObjectGlobalName
+/// and getDeviceObjectSizeGlobalName name (lowering/Targets.h). See the
+/// runner's compileProgram.
 inline constexpr llvm::StringLiteral kExternalObjectAttrName =
     "gpu_runner.external_object";
-std::string getDeviceObjectGlobalName(llvm::StringRef binary);
-std::string getDeviceObjectSizeGlobalName(llvm::StringRef binary);
 
 /// The globals that hold the module handle of a gpu.binary, and the
 /// function handle of one of its kernels, once loaded.

@@ -3,6 +3,8 @@
 #ifndef GPU_RUNNER_LOWERING_PIPELINE_H
 #define GPU_RUNNER_LOWERING_PIPELINE_H
 
+#include "lowering/Targets.h"
+
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Error.h"
@@ -10,11 +12,6 @@
 #include <string>
 
 namespace gpu_runner {
-
-enum class Backend { Host, Cuda, Hip };
-
-/// The name of `backend` as the user sees it: "host", "cuda", "hip".
-llvm::StringRef getBackendName(Backend backend);
 
 /// Registers the dialects a program may use, and what their lowering and
 /// translation to LLVM IR need.
@@ -24,62 +21,6 @@ void registerInputDialects(mlir::DialectRegistry &registry);
 /// each backend's whole pipeline (--gpu-runner-host-pipeline), for
 /// gpu-runner-opt.
 void registerPipelinePasses();
-
-struct PipelineOptions {
-  /// Run kernels whose barriers every thread reaches together as loops
-  /// between the barriers (host backend); else all of them on fibers.
-  bool splitBarriers = true;
-
-  /// The chip kernels are compiled for, and on CUDA the PTX version that
-  /// goes with it (getPtxFeaturesForChip).
-  std::string gpuChip = "sm_90";
-  std::string gpuFeatures = "+ptx80";
-  /// CUDA: the toolkit whose ptxas and fatbinary make fatbins; empty to
-  /// compile kernels to PTX only, which the driver compiles when loading it.
-  std::string cudaToolkitPath;
-  /// HIP: a folder laid out as ROCm is (amdgcn/bitcode with the device
-  /// libraries, llvm/bin/ld.lld) for the ROCDL target; see findRocmPath.
-  std::string rocmPath;
-  /// The optimization level of kernel code generation.
-  unsigned gpuOptLevel = 2;
-  /// Where each gpu.binary is written once compiled; empty for nowhere.
-  std::string dumpGpuBinaryDir;
-  /// Check the memref loads and stores of kernels at run time
-  /// (gpu-runner-check-bounds).
-  bool checkBounds = false;
-};
-
-/// The default chip of CUDA kernels where no device says otherwise.
-inline constexpr llvm::StringLiteral kDefaultCudaChip = "sm_90";
-
-/// The PTX version to pair with `chip` ("sm_90" -> "+ptx80"): one that LLVM
-/// accepts for the chip and CUDA 13's ptxas and driver take. Empty for a
-/// name that is not sm_XX, sm_XXa or sm_XXf, or for a chip older than sm_75,
-/// which CUDA 13 does not support.
-std::string getPtxFeaturesForChip(llvm::StringRef chip);
-
-/// The default chip of HIP kernels where no device says otherwise.
-inline constexpr llvm::StringLiteral kDefaultHipChip = "gfx90a";
-
-/// Whether `chip` names an AMD GPU the ROCDL target knows: gfx followed by
-/// its hexadecimal version ("gfx90a", "gfx942", "gfx1100").
-bool isAmdgpuChip(llvm::StringRef chip);
-
-/// The subgroup (wavefront) size kernels for `chip` are compiled with: 64
-/// on gfx9 chips, 32 on later ones.
-unsigned getAmdgpuWaveSize(llvm::StringRef chip);
-
-/// A folder laid out as the ROCDL target expects ROCm (amdgcn/bitcode,
-/// llvm/bin/ld.lld): $ROCM_PATH when it is one, else a folder of links to
-/// where Debian installs the device libraries (rocm-device-libs) and ld.lld
-/// (lld-22), made once per user under the temporary folder. Fails with a
-/// sentence that names what is missing.
-llvm::Expected<std::string> findRocmPath();
-
-/// The CUDA toolkit whose ptxas compiles kernels: $CUDA_PATH, else
-/// /usr/local/cuda, where bin/ptxas is an executable; empty when neither
-/// has one.
-std::string findCudaToolkit();
 
 /// Adds the passes that take a program from the input dialects to the LLVM
 /// dialect on `backend`, ending with the check that nothing else is left:

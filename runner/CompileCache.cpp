@@ -3,6 +3,8 @@
 #include "runner/CompileCache.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/CachePruning.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
@@ -79,17 +81,55 @@ int visitLoadedObject(dl_phdr_info *info, size_t, void *data) {
     search.identity += "exe;";
     return 0;
   }
-  StringRef file = sys::path::filename(name);
-  if (file.starts_with("libLLVM") || file.starts_with("libMLIR"))
+  // libLLVM, loaded with the runner; libMLIR is loaded only with the
+  // compiler, whose file the caller names, and comes from the same build of
+  // LLVM.
+  if (sys::path::filename(name).starts_with("libLLVM"))
     appendBuildId(*info, search.identity);
   return 0;
 }
 
+/// The GNU build id of the ELF file at `path`, as hexadecimal digits; else
+/// its size and time.
+std::string readBuildId(StringRef path) {
+  Expected<object::OwningBinary<object::ObjectFile>> file =
+      object::ObjectFile::createObjectFile(path);
+  if (file) {
+    if (auto *elf = dyn_cast<object::ELF64LEObjectFile>(file->getBinary())) {
+      const object::ELF64LEFile &contents = elf->getELFFile();
+      if (auto headers = contents.program_headers())
+        for (const auto &header : *headers) {
+          if (header.p_type != PT_NOTE)
+            continue;
+          Error error = Error::success();
+          for (const auto &note : contents.notes(header, error))
+            if (note.getType() == kBuildIdNoteType && note.getName() == "GNU") {
+              consumeError(std::move(error));
+              return toHex(note.getDesc(header.p_align), true);
+            }
+          consumeError(std::move(error));
+        }
+      else
+        consumeError(headers.takeError());
+    }
+  } else {
+    consumeError(file.takeError());
+  }
+  sys::fs::file_status status;
+  if (sys::fs::status(path, status))
+    return "missing";
+  return std::to_string(status.getSize()) + ":" +
+         std::to_string(
+             status.getLastModificationTime().time_since_epoch().count());
+}
+
 } // namespace
 
-std::string getBuildIdentity() {
+std::string getBuildIdentity(ArrayRef<std::string> files) {
   BuildIdSearch search;
   dl_iterate_phdr(visitLoadedObject, &search);
+  for (const std::string &file : files)
+    search.identity += readBuildId(file) + ";";
   if (!search.mainHasBuildId) {
     // Linked without --build-id: the executable's size and time.
     sys::fs::file_status status;

@@ -14,6 +14,7 @@
 #ifndef GPU_RUNNER_RUNNER_COMPILECACHE_H
 #define GPU_RUNNER_RUNNER_COMPILECACHE_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/Caching.h"
@@ -60,10 +61,11 @@ private:
   llvm::BLAKE3 hasher;
 };
 
-/// Identifies this build of gpu-runner and the LLVM and MLIR libraries it
-/// runs with: their GNU build ids, which change with any change to the
-/// code, or the executable's size and time where it has none.
-std::string getBuildIdentity();
+/// Identifies this build of gpu-runner and the LLVM library it runs with,
+/// and the build of each of `files` (the compiler library, which is loaded
+/// only to compile): their GNU build ids, which change with any change to
+/// the code, or a file's size and time where it has none.
+std::string getBuildIdentity(llvm::ArrayRef<std::string> files = {});
 
 /// The cache folder when --cache-dir is not given: $GPU_RUNNER_CACHE_DIR,
 /// else gpu-runner under the user's cache folder ($XDG_CACHE_HOME or

@@ -3,10 +3,12 @@
 #include "runner/Compiler.h"
 
 #include "lowering/GpuRuntimeToLLVM.h"
+#include "lowering/Pipeline.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -19,26 +21,22 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <future>
+#include <optional>
 #include <vector>
 
 using namespace mlir;
 
 namespace gpu_runner {
-
-std::optional<EntryResult> parseEntryResult(StringRef text) {
-  return llvm::StringSwitch<std::optional<EntryResult>>(text)
-      .Case("void", EntryResult::Void)
-      .Case("i32", EntryResult::I32)
-      .Case("i64", EntryResult::I64)
-      .Case("f32", EntryResult::F32)
-      .Default(std::nullopt);
-}
 
 namespace {
 
@@ -184,7 +182,7 @@ LogicalResult checkEntryPoint(ModuleOp module, StringRef name,
 /// provided by the runtime, a library or the process, so that a missing one
 /// is reported where it is declared; those in `provided` the runner defines
 /// itself. Adds their names to `externals`.
-LogicalResult checkExternalSymbols(ModuleOp module, Jit &jit,
+LogicalResult checkExternalSymbols(ModuleOp module, CompileTarget &jit,
                                    const llvm::StringSet<> &provided,
                                    std::vector<std::string> &externals) {
   SmallVector<std::pair<Operation *, StringRef>> declarations;
@@ -261,6 +259,87 @@ LogicalResult runPipeline(ModuleOp module,
         << "' pass without saying why";
   return failure();
 }
+
+/// Replaces the global array `arrayName` (llvm.global_ctors or
+/// llvm.global_dtors) by a function `name` that calls its functions by
+/// priority: lowest first for constructors, highest first for destructors.
+void defineInitializerFunction(llvm::Module &module, StringRef arrayName,
+                               StringRef name) {
+  bool constructors = arrayName == "llvm.global_ctors";
+  SmallVector<std::pair<unsigned, llvm::Function *>> calls;
+  for (llvm::orc::CtorDtorIterator::Element element :
+       constructors ? llvm::orc::getConstructors(module)
+                    : llvm::orc::getDestructors(module))
+    if (element.Func)
+      calls.push_back({element.Priority, element.Func});
+  std::stable_sort(
+      calls.begin(), calls.end(), [&](const auto &a, const auto &b) {
+        return constructors ? a.first < b.first : a.first > b.first;
+      });
+  if (llvm::GlobalVariable *array = module.getNamedGlobal(arrayName))
+    array->eraseFromParent();
+
+  llvm::LLVMContext &context = module.getContext();
+  auto *function = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context), false),
+      llvm::GlobalValue::ExternalLinkage, name, module);
+  llvm::IRBuilder<> builder(
+      llvm::BasicBlock::Create(context, "entry", function));
+  for (auto [priority, callee] : calls)
+    builder.CreateCall(callee->getFunctionType(), callee);
+  builder.CreateRetVoid();
+}
+
+/// Optimizes the program's LLVM IR `module` and compiles it to an object
+/// for `target`, timing each under `timing`.
+llvm::Expected<std::string> compileModule(llvm::Module &module,
+                                          CompileTarget &target,
+                                          TimingScope &timing) {
+  defineInitializerFunction(module, "llvm.global_ctors", kInitFunctionName);
+  defineInitializerFunction(module, "llvm.global_dtors", kFiniFunctionName);
+  // Frames larger than a page touch each page on the way down, so that a
+  // kernel whose private memory overflows a fiber's stack faults on the
+  // guard page below it (which the host backend reports) rather than
+  // jumping past it into other memory.
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      function.addFnAttr("probe-stack", "inline-asm");
+
+  {
+    TimingScope optimizeTiming = timing.nest("LLVM optimization");
+    auto optimize = makeOptimizingTransformer(target.getOptLevel(), 0,
+                                              &target.getTargetMachine());
+    if (llvm::Error error = optimize(&module))
+      return std::move(error);
+  }
+  TimingScope codegenTiming = timing.nest("LLVM code generation");
+  llvm::orc::SimpleCompiler compiler(target.getTargetMachine());
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> object = compiler(module);
+  if (!object)
+    return object.takeError();
+  return (*object)->getBuffer().str();
+}
+
+/// --timing's report: MLIR's timing manager, in tree mode on stderr.
+class DefaultTimingReport : public TimingReport {
+public:
+  DefaultTimingReport() {
+    manager.setEnabled(true);
+    root.emplace(manager.getRootScope());
+  }
+
+  TimingScope &getRoot() override { return *root; }
+
+  void print() override {
+    root.reset(); // The manager prints only once no timer is in use.
+    manager.print();
+    manager.setEnabled(false); // Else it prints again when destroyed.
+  }
+
+private:
+  DefaultTimingManager manager;
+  std::optional<TimingScope> root;
+};
 
 /// What compiling one gpu.module apart gave.
 struct KernelResult {
@@ -405,8 +484,8 @@ LogicalResult finishKernelJobs(std::vector<KernelJob> &jobs,
 /// `program`.
 LogicalResult lowerAndCompileHostCode(ModuleOp module,
                                       llvm::MemoryBufferRef source,
-                                      const CompileOptions &options, Jit &jit,
-                                      TimingScope &timing,
+                                      const CompileOptions &options,
+                                      CompileTarget &jit, TimingScope &timing,
                                       std::vector<KernelJob> &kernelJobs,
                                       CompiledProgram &program) {
   Backend backend = options.backend;
@@ -463,7 +542,7 @@ LogicalResult lowerAndCompileHostCode(ModuleOp module,
     return failure();
   llvmModule->setDataLayout(jit.getDataLayout());
   llvmModule->setTargetTriple(jit.getTargetTriple());
-  llvm::Expected<std::string> object = jit.compile(*llvmModule, timing);
+  llvm::Expected<std::string> object = compileModule(*llvmModule, jit, timing);
   if (!object) {
     llvm::errs() << "error: " << llvm::toString(object.takeError()) << "\n";
     return failure();
@@ -476,7 +555,8 @@ LogicalResult lowerAndCompileHostCode(ModuleOp module,
 
 FailureOr<CompiledProgram>
 compileProgram(std::unique_ptr<llvm::MemoryBuffer> input,
-               const CompileOptions &options, Jit &jit, TimingScope &timing) {
+               const CompileOptions &options, CompileTarget &jit,
+               TimingScope &timing) {
   TimingScope contextTiming = timing.nest("MLIR context set-up");
   DialectRegistry registry;
   registerInputDialects(registry);
@@ -511,4 +591,20 @@ compileProgram(std::unique_ptr<llvm::MemoryBuffer> input,
   return program;
 }
 
+namespace {
+
+std::unique_ptr<TimingReport> createTimingReport() {
+  return std::make_unique<DefaultTimingReport>();
+}
+
+const Compiler kCompiler = {compileProgram, compileModule, createTimingReport};
+
+} // namespace
+
 } // namespace gpu_runner
+
+/// What the runner looks up when it loads this library (loadCompiler).
+extern "C" __attribute__((visibility("default"))) const gpu_runner::Compiler *
+gpuRunnerGetCompiler() {
+  return &gpu_runner::kCompiler;
+}

@@ -7,21 +7,39 @@
 // refers to each GPU binary by name, and the runner provides the binaries
 // when it loads the object.
 //
+// This is the part of gpu-runner that uses MLIR, and it lives in a library
+// of its own, libGpuRunnerCompiler.so, which the runner loads only when it
+// compiles a program or reports --timing: loading libMLIR takes longer
+// than running a program found in the compile cache. This header is what
+// the runner sees of it, and needs no MLIR library (mlir/Support/Timing.h
+// is used through its inline functions and virtual calls only). Where LLVM
+// is linked statically (scripts/device-bundle), the compiler is linked in.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef GPU_RUNNER_RUNNER_COMPILER_H
 #define GPU_RUNNER_RUNNER_COMPILER_H
 
-#include "lowering/Pipeline.h"
+#include "lowering/Targets.h"
 #include "runner/CompileCache.h"
-#include "runner/Jit.h"
 
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/Support/LogicalResult.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+} // namespace llvm
 
 namespace gpu_runner {
 
@@ -29,7 +47,20 @@ namespace gpu_runner {
 enum class EntryResult { Void, I32, I64, F32 };
 
 /// The result type a --entry-point-result value names, if any.
-std::optional<EntryResult> parseEntryResult(llvm::StringRef text);
+inline std::optional<EntryResult> parseEntryResult(llvm::StringRef text) {
+  return llvm::StringSwitch<std::optional<EntryResult>>(text)
+      .Case("void", EntryResult::Void)
+      .Case("i32", EntryResult::I32)
+      .Case("i64", EntryResult::I64)
+      .Case("f32", EntryResult::F32)
+      .Default(std::nullopt);
+}
+
+/// The functions a compiled program's global constructors and destructors
+/// become, which the runner calls: objects carry constructors in sections
+/// that only a native ORC platform, with its runtime library, would run.
+inline constexpr llvm::StringLiteral kInitFunctionName = "__gpu_runner_init";
+inline constexpr llvm::StringLiteral kFiniFunctionName = "__gpu_runner_fini";
 
 struct CompileOptions {
   Backend backend = Backend::Host;
@@ -46,12 +77,51 @@ struct CompileOptions {
   bool printIRAfterLowering = false;
 };
 
-/// Compiles the program in `input` for `jit`, timing each phase under
-/// `timing`. Errors are printed as diagnostics, with their locations.
-mlir::FailureOr<CompiledProgram>
-compileProgram(std::unique_ptr<llvm::MemoryBuffer> input,
-               const CompileOptions &options, Jit &jit,
-               mlir::TimingScope &timing);
+/// What compiling needs of the JIT the program is to run in.
+class CompileTarget {
+public:
+  virtual ~CompileTarget() = default;
+  virtual const llvm::DataLayout &getDataLayout() const = 0;
+  virtual const llvm::Triple &getTargetTriple() const = 0;
+  virtual llvm::TargetMachine &getTargetMachine() = 0;
+  /// The LLVM optimization level, 0 to 3.
+  virtual unsigned getOptLevel() const = 0;
+  /// Those of `names` that nothing outside the program defines.
+  virtual std::vector<std::string>
+  findUnresolvedSymbols(llvm::ArrayRef<std::string> names) = 0;
+};
+
+/// MLIR's timing manager, behind --timing.
+class TimingReport {
+public:
+  virtual ~TimingReport() = default;
+  virtual mlir::TimingScope &getRoot() = 0;
+  /// Stops the root and prints the report on stderr; every scope under the
+  /// root must be done.
+  virtual void print() = 0;
+};
+
+/// The compiler's entry points.
+struct Compiler {
+  /// Compiles the program in `input` for `target`, timing each phase under
+  /// `timing`. Errors are printed as diagnostics, with their locations.
+  llvm::FailureOr<CompiledProgram> (*compileProgram)(
+      std::unique_ptr<llvm::MemoryBuffer> input, const CompileOptions &options,
+      CompileTarget &target, mlir::TimingScope &timing);
+  /// Optimizes the LLVM IR of a lowered program and compiles it to an
+  /// object for `target`: the last step of compileProgram.
+  llvm::Expected<std::string> (*compileModule)(llvm::Module &module,
+                                               CompileTarget &target,
+                                               mlir::TimingScope &timing);
+  std::unique_ptr<TimingReport> (*createTimingReport)();
+};
+
+/// The compiler: linked in, or loaded the first time from
+/// libGpuRunnerCompiler.so in the lib folder next to the runner's bin.
+llvm::Expected<const Compiler *> loadCompiler();
+
+/// The file loadCompiler loads; empty where the compiler is linked in.
+std::string getCompilerLibraryPath();
 
 } // namespace gpu_runner
 

@@ -1,20 +1,20 @@
-//===- Jit.cpp - The ORC JIT that runs a lowered program ------------------===//
+//===- Jit.cpp - The ORC JIT that runs a compiled program -----------------===//
 
 #include "runner/Jit.h"
 
 #include "wrappers/Backend.h"
 
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/IR/IRBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
 #include <cstdlib>
+#include <dlfcn.h>
+#include <iterator>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define GPU_RUNNER_ASAN 1
@@ -54,6 +54,84 @@ gpuRunnerProgramAlignedAlloc(size_t alignment, size_t bytes) {
 
 namespace gpu_runner {
 
+namespace {
+
+#define GPU_RUNNER_STRING(x) #x
+#define GPU_RUNNER_EXPANDED_STRING(x) GPU_RUNNER_STRING(x)
+/// The suffix of MLIR's shared libraries: ".so.22.1".
+#define GPU_RUNNER_LLVM_SOVERSION                                              \
+  ".so." GPU_RUNNER_EXPANDED_STRING(                                           \
+      LLVM_VERSION_MAJOR) "." GPU_RUNNER_EXPANDED_STRING(LLVM_VERSION_MINOR)
+
+/// MLIR's async runtime, by the name it is loaded under.
+constexpr llvm::StringLiteral kAsyncRuntimeLibrary =
+    "libmlir_async_runtime" GPU_RUNNER_LLVM_SOVERSION;
+
+/// MLIR's runtime libraries, which programs call without --shared-libs, in
+/// the order they are searched: the C runner utilities need libMLIR, which
+/// takes longer to load than most programs take to run, so they come after
+/// the runner utilities (printMemref*), which do not.
+constexpr llvm::StringLiteral kRuntimeLibraries[] = {
+    "libmlir_runner_utils" GPU_RUNNER_LLVM_SOVERSION,
+    "libmlir_c_runner_utils" GPU_RUNNER_LLVM_SOVERSION,
+    kAsyncRuntimeLibrary,
+};
+
+/// Defines what the program needs of MLIR's runtime libraries, loading each
+/// library the first time it is searched: a program that calls none of
+/// them loads none.
+class RuntimeLibraryGenerator : public DefinitionGenerator {
+public:
+  Error tryToGenerate(LookupState &, LookupKind, JITDylib &dylib,
+                      JITDylibLookupFlags,
+                      const SymbolLookupSet &symbols) override {
+    SymbolMap found;
+    for (const auto &[name, flags] : symbols)
+      for (Library &library : libraries) {
+        if (!library.load())
+          continue;
+        if (void *address = library.handle.getAddressOfSymbol((*name).data())) {
+          found[name] = {ExecutorAddr::fromPtr(address),
+                         JITSymbolFlags::Exported};
+          break;
+        }
+      }
+    if (found.empty())
+      return Error::success();
+    return dylib.define(absoluteSymbols(std::move(found)));
+  }
+
+private:
+  struct Library {
+    explicit Library(StringRef name) : name(name) {}
+
+    StringRef name;
+    bool tried = false;
+    sys::DynamicLibrary handle;
+
+    /// Whether the library is loaded, loading it the first time.
+    bool load() {
+      if (!tried) {
+        tried = true;
+        SmallString<256> path(GPU_RUNNER_RUNTIME_LIBRARY_DIR);
+        sys::path::append(path, name);
+        // Where the build found them; else wherever the loader finds them
+        // (next to a bundle's binaries).
+        handle = sys::DynamicLibrary::getPermanentLibrary(path.c_str());
+        if (!handle.isValid())
+          handle = sys::DynamicLibrary::getPermanentLibrary(name.data());
+      }
+      return handle.isValid();
+    }
+  };
+
+  Library libraries[std::size(kRuntimeLibraries)] = {
+      Library(kRuntimeLibraries[0]), Library(kRuntimeLibraries[1]),
+      Library(kRuntimeLibraries[2])};
+};
+
+} // namespace
+
 Jit::Jit(std::unique_ptr<LLJIT> lljit,
          std::unique_ptr<TargetMachine> targetMachine)
     : lljit(std::move(lljit)), targetMachine(std::move(targetMachine)) {}
@@ -79,7 +157,7 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
     return targetMachine.takeError();
 
   // No platform: the program's constructors and destructors are plain
-  // functions (see compile), and the generic IR platform would only
+  // functions (kInitFunctionName), and the generic IR platform would only
   // compile a module of its own on every run.
   auto lljit = LLJITBuilder()
                    .setJITTargetMachineBuilder(std::move(*machineBuilder))
@@ -119,6 +197,8 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
   if (!process)
     return process.takeError();
   jit->getMainJITDylib().addGenerator(std::move(*process));
+  jit->getMainJITDylib().addGenerator(
+      std::make_unique<RuntimeLibraryGenerator>());
 
   jit->optLevel = options.optLevel;
   return std::move(jit);
@@ -172,69 +252,6 @@ std::string Jit::getTargetDescription() const {
           targetMachine->getTargetCPU() + " " +
           targetMachine->getTargetFeatureString())
       .str();
-}
-
-namespace {
-
-/// The functions the runner calls in place of the program's global
-/// constructors and destructors.
-constexpr StringLiteral kInitFunction = "__gpu_runner_init";
-constexpr StringLiteral kFiniFunction = "__gpu_runner_fini";
-
-/// Replaces the global array `arrayName` (llvm.global_ctors or
-/// llvm.global_dtors) by a function `name` that calls its functions by
-/// priority: lowest first for constructors, highest first for destructors.
-void defineInitializerFunction(Module &module, StringRef arrayName,
-                               StringRef name) {
-  bool constructors = arrayName == "llvm.global_ctors";
-  SmallVector<std::pair<unsigned, Function *>> calls;
-  for (CtorDtorIterator::Element element :
-       constructors ? getConstructors(module) : getDestructors(module))
-    if (element.Func)
-      calls.push_back({element.Priority, element.Func});
-  std::stable_sort(
-      calls.begin(), calls.end(), [&](const auto &a, const auto &b) {
-        return constructors ? a.first < b.first : a.first > b.first;
-      });
-  if (GlobalVariable *array = module.getNamedGlobal(arrayName))
-    array->eraseFromParent();
-
-  LLVMContext &context = module.getContext();
-  auto *function =
-      Function::Create(FunctionType::get(Type::getVoidTy(context), false),
-                       GlobalValue::ExternalLinkage, name, module);
-  IRBuilder<> builder(BasicBlock::Create(context, "entry", function));
-  for (auto [priority, callee] : calls)
-    builder.CreateCall(callee->getFunctionType(), callee);
-  builder.CreateRetVoid();
-}
-
-} // namespace
-
-Expected<std::string> Jit::compile(Module &module, mlir::TimingScope &timing) {
-  defineInitializerFunction(module, "llvm.global_ctors", kInitFunction);
-  defineInitializerFunction(module, "llvm.global_dtors", kFiniFunction);
-  // Frames larger than a page touch each page on the way down, so that a
-  // kernel whose private memory overflows a fiber's stack faults on the
-  // guard page below it (which the host backend reports) rather than
-  // jumping past it into other memory.
-  for (Function &function : module)
-    if (!function.isDeclaration())
-      function.addFnAttr("probe-stack", "inline-asm");
-
-  {
-    mlir::TimingScope optimizeTiming = timing.nest("LLVM optimization");
-    auto optimize =
-        mlir::makeOptimizingTransformer(optLevel, 0, targetMachine.get());
-    if (Error error = optimize(&module))
-      return std::move(error);
-  }
-  mlir::TimingScope codegenTiming = timing.nest("LLVM code generation");
-  SimpleCompiler compiler(*targetMachine);
-  Expected<std::unique_ptr<MemoryBuffer>> object = compiler(module);
-  if (!object)
-    return object.takeError();
-  return (*object)->getBuffer().str();
 }
 
 Error Jit::defineSymbols(
@@ -292,8 +309,20 @@ Error Jit::callVoidFunction(StringRef name) {
   return Error::success();
 }
 
-Error Jit::initialize() { return callVoidFunction(kInitFunction); }
+Error Jit::initialize() { return callVoidFunction(kInitFunctionName); }
 
-Error Jit::deinitialize() { return callVoidFunction(kFiniFunction); }
+Error Jit::deinitialize() { return callVoidFunction(kFiniFunctionName); }
+
+void Jit::shutDownAsyncRuntime() {
+  void *library = dlopen(kAsyncRuntimeLibrary.data(), RTLD_LAZY | RTLD_NOLOAD);
+  if (!library)
+    return; // Never loaded: no worker to wait for.
+  // Destroying its default runtime waits for the workers; it is made again
+  // if a program uses it after.
+  if (auto destroy = reinterpret_cast<void (*)()>(
+          dlsym(library, "__mlir_execution_engine_destroy")))
+    destroy();
+  dlclose(library);
+}
 
 } // namespace gpu_runner

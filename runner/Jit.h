@@ -1,24 +1,24 @@
-//===- Jit.h - The ORC JIT that runs a lowered program --------------------===//
+//===- Jit.h - The ORC JIT that runs a compiled program -------------------===//
 //
 // A small LLJIT wrapper. Symbols resolve, in order, against: the runtime of
 // the statically linked wrapper library (an explicit symbol map), the
-// libraries named by --shared-libs, and the process itself (the MLIR runner
-// utilities the runner is linked with, the C and math libraries).
+// libraries named by --shared-libs, the process itself (the C and math
+// libraries), and MLIR's runner utilities and async runtime, which are
+// loaded the first time a program needs one of their symbols.
 //
-// The program is compiled to an object apart from loading it, so that an
-// object from the compile cache loads the same way. Its global constructors
-// and destructors become two plain functions the runner calls, since an
-// object carries them in sections that only a native ORC platform, with
-// its runtime library, would run.
+// The program comes compiled, as an object (runner/Compiler.h), from the
+// compiler or from the compile cache. Its global constructors and
+// destructors are plain functions the runner calls, kInitFunctionName and
+// kFiniFunctionName.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef GPU_RUNNER_RUNNER_JIT_H
 #define GPU_RUNNER_RUNNER_JIT_H
 
-#include "mlir/Support/Timing.h"
+#include "runner/Compiler.h"
+
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -34,40 +34,35 @@ struct JitOptions {
   std::vector<std::string> sharedLibs;
 };
 
-class Jit {
+class Jit : public CompileTarget {
 public:
   /// Creates the JIT for the host: loads the shared libraries and registers
   /// the mgpu ABI. Fails with a message that names what could not be done.
   static llvm::Expected<std::unique_ptr<Jit>> create(const JitOptions &options);
 
-  ~Jit();
+  ~Jit() override;
 
-  /// The target the module must be compiled for.
-  const llvm::DataLayout &getDataLayout() const;
-  const llvm::Triple &getTargetTriple() const;
+  const llvm::DataLayout &getDataLayout() const override;
+  const llvm::Triple &getTargetTriple() const override;
+  llvm::TargetMachine &getTargetMachine() override { return *targetMachine; }
+  unsigned getOptLevel() const override { return optLevel; }
+  /// Those of `names` that resolve to no definition outside the program, in
+  /// one lookup. Call it before adding the program's object, so that
+  /// nothing is linked.
+  std::vector<std::string>
+  findUnresolvedSymbols(llvm::ArrayRef<std::string> names) override;
+
   /// The triple, CPU and CPU features the code is compiled for: what an
   /// object depends on besides the program.
   std::string getTargetDescription() const;
-
-  /// Optimizes `module` and compiles it to an object, timing each under
-  /// `timing`.
-  llvm::Expected<std::string> compile(llvm::Module &module,
-                                      mlir::TimingScope &timing);
 
   /// Defines each name as the address that goes with it, for the program
   /// to refer to.
   llvm::Error
   defineSymbols(llvm::ArrayRef<std::pair<std::string, const void *>> symbols);
 
-  /// Adds the program's object, compiled by `compile`; it is linked on the
-  /// first lookup.
+  /// Adds the program's object; it is linked on the first lookup.
   llvm::Error addObject(llvm::StringRef object);
-
-  /// Those of `names` that resolve to no definition outside the program, in
-  /// one lookup. Call it before adding the program's object, so that
-  /// nothing is linked.
-  std::vector<std::string>
-  findUnresolvedSymbols(llvm::ArrayRef<std::string> names);
 
   /// The address of `name`, linking what it needs.
   llvm::Expected<void *> lookup(llvm::StringRef name);
@@ -75,6 +70,11 @@ public:
   /// Runs the global constructors and destructors of the program.
   llvm::Error initialize();
   llvm::Error deinitialize();
+
+  /// Waits for the workers of MLIR's async runtime, if the program loaded
+  /// it: one may still be finishing a coroutine of the program after the
+  /// entry point returns, and must be done before the program's code goes.
+  void shutDownAsyncRuntime();
 
 private:
   Jit(std::unique_ptr<llvm::orc::LLJIT> lljit,

@@ -1,15 +1,15 @@
 //===- Runner.cpp - The gpu-runner command --------------------------------===//
 //
-// Parse, lower, translate, JIT, run. Every step reports its errors as
-// diagnostics with a location where there is one, and the first error stops
-// the run with exit status 1.
+// Read the program, find it in the compile cache or compile it (the
+// compiler, runner/Compiler.h, is loaded only then), link it in the JIT,
+// run it. Every step reports its errors as diagnostics with a location
+// where there is one, and the first error stops the run with exit status 1.
 //
 //===----------------------------------------------------------------------===//
 
 #include "runner/Runner.h"
 
-#include "lowering/GpuRuntimeToLLVM.h"
-#include "lowering/Pipeline.h"
+#include "lowering/Targets.h"
 #include "runner/CompileCache.h"
 #include "runner/Compiler.h"
 #include "runner/Jit.h"
@@ -17,28 +17,13 @@
 #include "runner/Timeout.h"
 #include "wrappers/Backend.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/SymbolTable.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassInstrumentation.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
-#include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -49,12 +34,17 @@
 #include <optional>
 #include <vector>
 
-using namespace mlir;
-
-// MLIR's async runtime (libmlir_async_runtime, linked into every runner):
-// destroys its default runtime, waiting for its worker threads. It is made
-// again when a program next uses it.
-extern "C" void __mlir_execution_engine_destroy();
+// No MLIR library is linked here: a program found in the compile cache runs
+// without loading libMLIR (see runner/Compiler.h). mlir::TimingScope is used
+// through its inline functions only.
+using llvm::failed;
+using llvm::failure;
+using llvm::FailureOr;
+using llvm::LogicalResult;
+using llvm::StringRef;
+using llvm::success;
+using llvm::Twine;
+using mlir::TimingScope;
 
 namespace gpu_runner {
 namespace {
@@ -144,7 +134,7 @@ LogicalResult choosePipelineTarget(Backend backend,
   return success();
 }
 
-void printVersion(raw_ostream &os) {
+void printVersion(llvm::raw_ostream &os) {
   os << "gpu-runner " << GPU_RUNNER_VERSION << "\n"
      << "  backend: " << backendName() << "\n"
      << "  LLVM version " << LLVM_VERSION_STRING << "\n";
@@ -257,33 +247,37 @@ void printBenchmarkReport(const RunnerOptions &options, double compileSeconds,
 }
 
 /// The --timing report: the time of each phase, in MLIR's timing manager,
-/// and what the compile cache did; printed on stderr when the run ends.
+/// which comes with the compiler, and what the compile cache did; printed on
+/// stderr when the run ends. Without --timing its scopes time nothing.
 class PhaseTimer {
 public:
-  explicit PhaseTimer(bool enabled) {
-    manager.setEnabled(enabled);
-    root.emplace(manager.getRootScope());
-  }
+  explicit PhaseTimer(std::unique_ptr<TimingReport> report)
+      : report(std::move(report)) {}
 
   ~PhaseTimer() {
-    if (!manager.isEnabled())
+    if (!report)
       return;
-    root.reset(); // The manager prints only once no timer is in use.
     flushProgramOutput();
     llvm::errs() << "compile cache: " << cacheStatus << "\n";
-    manager.print();
-    manager.setEnabled(false); // Else it prints again when destroyed.
+    report->print();
   }
 
-  TimingScope &getRoot() { return *root; }
+  TimingScope &getRoot() { return report ? report->getRoot() : noTiming; }
 
   /// What the compile cache did, in a few words.
   std::string cacheStatus = "off";
 
 private:
-  DefaultTimingManager manager;
-  std::optional<TimingScope> root;
+  std::unique_ptr<TimingReport> report;
+  TimingScope noTiming;
 };
+
+/// The phase `name` (a string literal, whose address is its timer's
+/// identity) under `parent`, made without MLIR's library.
+TimingScope nestPhase(TimingScope &parent, const char *name) {
+  return parent.nest(static_cast<const void *>(name),
+                     [name] { return std::string(name); });
+}
 
 /// A file's identity for a cache key: its path, size and time, so that an
 /// updated tool (ptxas, ld.lld) misses entries it did not compile.
@@ -304,10 +298,13 @@ std::string describeFile(const Twine &path) {
 std::string computeCacheKey(const RunnerOptions &options, Backend backend,
                             const PipelineOptions &pipeline, const Jit &jit,
                             StringRef input) {
+  std::vector<std::string> compilerFiles;
+  if (std::string library = getCompilerLibraryPath(); !library.empty())
+    compilerFiles.push_back(library);
   CacheKeyBuilder key;
   key.add("entry format", "1")
       .add("gpu-runner", GPU_RUNNER_VERSION)
-      .add("build", getBuildIdentity())
+      .add("build", getBuildIdentity(compilerFiles))
       .add("llvm", LLVM_VERSION_STRING)
       .add("backend", getBackendName(backend))
       .add("host target", jit.getTargetDescription())
@@ -363,7 +360,7 @@ int runProgram(const CompiledProgram &program, Jit &jit,
   for (const GpuBinary &binary : program.gpuBinaries)
     binarySizes.push_back(binary.object.size());
   {
-    TimingScope linkTiming = root.nest("JIT link");
+    TimingScope linkTiming = nestPhase(root, "JIT link");
     std::vector<std::pair<std::string, const void *>> binarySymbols;
     for (auto [binary, size] : llvm::zip(program.gpuBinaries, binarySizes)) {
       binarySymbols.push_back(
@@ -383,7 +380,7 @@ int runProgram(const CompiledProgram &program, Jit &jit,
   if (options.compileOnly)
     return 0;
   {
-    TimingScope backendTiming = root.nest("Backend initialization");
+    TimingScope backendTiming = nestPhase(root, "Backend initialization");
     std::string backendError;
     BackendOptions backendOptions;
     backendOptions.device = options.device;
@@ -392,14 +389,14 @@ int runProgram(const CompiledProgram &program, Jit &jit,
   }
   {
     // The constructors load the GPU modules.
-    TimingScope initTiming = root.nest("Module load (constructors)");
+    TimingScope initTiming = nestPhase(root, "Module load (constructors)");
     if (llvm::Error error = jit.initialize())
       return fail(llvm::toString(std::move(error)));
   }
   double loadSeconds = secondsSince(loadStart);
 
   {
-    TimingScope runTiming = root.nest("Run");
+    TimingScope runTiming = nestPhase(root, "Run");
     if (options.benchmarkRepetitions == 0) {
       callEntryPoint(entry, entryResult);
     } else {
@@ -420,11 +417,8 @@ int runProgram(const CompiledProgram &program, Jit &jit,
     }
   }
 
-  TimingScope finishTiming = root.nest("Finalization");
-  // A worker of MLIR's async runtime may still be finishing a coroutine of
-  // the program when the entry point returns; destroying the runtime waits
-  // for its workers, so that none runs the program's code once it is gone.
-  __mlir_execution_engine_destroy();
+  TimingScope finishTiming = nestPhase(root, "Finalization");
+  jit.shutDownAsyncRuntime();
   if (llvm::Error error = jit.deinitialize())
     return fail(llvm::toString(std::move(error)));
   finalizeBackend();
@@ -531,17 +525,27 @@ int runGpuRunnerMain(int argc, char **argv) {
     return fail("--no-cache runs without the cache: drop --cache-dir and "
                 "--cache-max-size, or --no-cache");
 
-  PhaseTimer timer(options.timing);
+  // MLIR's timing manager comes with the compiler.
+  std::unique_ptr<TimingReport> report;
+  if (options.timing) {
+    llvm::Expected<const Compiler *> compiler = loadCompiler();
+    if (!compiler)
+      return fail(llvm::toString(compiler.takeError()));
+    report = (*compiler)->createTimingReport();
+  }
+  PhaseTimer timer(std::move(report));
   TimingScope &root = timer.getRoot();
   Clock::time_point compileStart = Clock::now();
 
   std::unique_ptr<llvm::MemoryBuffer> input;
   {
-    TimingScope readTiming = root.nest("Read input");
-    std::string errorMessage;
-    input = openInputFile(options.inputFilename, &errorMessage);
-    if (!input)
-      return fail(errorMessage);
+    TimingScope readTiming = nestPhase(root, "Read input");
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+        llvm::MemoryBuffer::getFileOrSTDIN(options.inputFilename);
+    if (!file)
+      return fail("cannot open input file '" + options.inputFilename +
+                  "': " + file.getError().message());
+    input = std::move(*file);
   }
   if (!checkInputIsMLIR(*input))
     return 1;
@@ -552,14 +556,14 @@ int runGpuRunnerMain(int argc, char **argv) {
   pipelineOptions.checkBounds = options.checkBounds;
   pipelineOptions.dumpGpuBinaryDir = options.dumpGpuBinary;
   {
-    TimingScope targetTiming = root.nest("Target selection");
+    TimingScope targetTiming = nestPhase(root, "Target selection");
     if (failed(choosePipelineTarget(backend, options, pipelineOptions)))
       return 1;
   }
 
   std::unique_ptr<Jit> jit;
   {
-    TimingScope jitTiming = root.nest("JIT set-up");
+    TimingScope jitTiming = nestPhase(root, "JIT set-up");
     JitOptions jitOptions;
     jitOptions.optLevel = options.getOptLevel();
     jitOptions.sharedLibs.assign(options.sharedLibs.begin(),
@@ -578,7 +582,7 @@ int runGpuRunnerMain(int argc, char **argv) {
   std::optional<CompiledProgram> program;
   std::string damage;
   if (*cache) {
-    TimingScope lookupTiming = root.nest("Cache lookup");
+    TimingScope lookupTiming = nestPhase(root, "Cache lookup");
     key = computeCacheKey(options, backend, pipelineOptions, *jit,
                           input->getBuffer());
     CompileCache::Lookup found = (*cache)->lookup(key);
@@ -608,13 +612,18 @@ int runGpuRunnerMain(int argc, char **argv) {
     compileOptions.printIRAfterLowering = options.printIRAfterLowering;
     if (*cache)
       timer.cacheStatus = "miss, not stored: the program did not compile";
-    FailureOr<CompiledProgram> compiled =
-        compileProgram(std::move(input), compileOptions, *jit, root);
+    TimingScope loadTiming = nestPhase(root, "Compiler load");
+    llvm::Expected<const Compiler *> compiler = loadCompiler();
+    loadTiming.stop();
+    if (!compiler)
+      return fail(llvm::toString(compiler.takeError()));
+    FailureOr<CompiledProgram> compiled = (*compiler)->compileProgram(
+        std::move(input), compileOptions, *jit, root);
     if (failed(compiled))
       return 1;
     program = std::move(*compiled);
     if (*cache) {
-      TimingScope storeTiming = root.nest("Cache store");
+      TimingScope storeTiming = nestPhase(root, "Cache store");
       std::string what = damage.empty() ? "miss" : "damaged entry replaced";
       if (llvm::Error error = (*cache)->store(key, *program)) {
         std::string message = llvm::toString(std::move(error));
