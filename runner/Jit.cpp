@@ -3,6 +3,7 @@
 #include "runner/Jit.h"
 
 #include "wrappers/Backend.h"
+#include "wrappers/common/Sanitizers.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Config/llvm-config.h"
@@ -15,14 +16,6 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <iterator>
-
-#if defined(__SANITIZE_ADDRESS__)
-#define GPU_RUNNER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GPU_RUNNER_ASAN 1
-#endif
-#endif
 
 using namespace llvm;
 using namespace llvm::orc;

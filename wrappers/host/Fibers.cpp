@@ -23,6 +23,7 @@
 
 #include "wrappers/host/Fibers.h"
 
+#include "wrappers/common/Sanitizers.h"
 #include "wrappers/host/FaultHandler.h"
 
 #include <boost/context/fiber.hpp>
@@ -36,21 +37,6 @@
 
 #include <sys/mman.h>
 #include <unistd.h>
-
-#if defined(__SANITIZE_ADDRESS__)
-#define GPU_RUNNER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GPU_RUNNER_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define GPU_RUNNER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define GPU_RUNNER_TSAN 1
-#endif
-#endif
 
 #ifdef GPU_RUNNER_ASAN
 #include <sanitizer/asan_interface.h>
