@@ -115,6 +115,12 @@ std::string readBuildId(StringRef path) {
   } else {
     consumeError(file.takeError());
   }
+  return getFileStamp(path);
+}
+
+} // namespace
+
+std::string getFileStamp(const Twine &path) {
   sys::fs::file_status status;
   if (sys::fs::status(path, status))
     return "missing";
@@ -123,22 +129,14 @@ std::string readBuildId(StringRef path) {
              status.getLastModificationTime().time_since_epoch().count());
 }
 
-} // namespace
-
 std::string getBuildIdentity(ArrayRef<std::string> files) {
   BuildIdSearch search;
   dl_iterate_phdr(visitLoadedObject, &search);
   for (const std::string &file : files)
     search.identity += readBuildId(file) + ";";
-  if (!search.mainHasBuildId) {
-    // Linked without --build-id: the executable's size and time.
-    sys::fs::file_status status;
-    if (!sys::fs::status("/proc/self/exe", status))
-      search.identity +=
-          std::to_string(status.getSize()) + ":" +
-          std::to_string(
-              status.getLastModificationTime().time_since_epoch().count());
-  }
+  // Linked without --build-id: the executable's size and time.
+  if (!search.mainHasBuildId)
+    search.identity += getFileStamp("/proc/self/exe");
   return search.identity;
 }
 

@@ -67,6 +67,10 @@ private:
 /// the code, or a file's size and time where it has none.
 std::string getBuildIdentity(llvm::ArrayRef<std::string> files = {});
 
+/// A file's size and modification time, which change when it is replaced:
+/// "<size>:<time>", or "missing".
+std::string getFileStamp(const llvm::Twine &path);
+
 /// The cache folder when --cache-dir is not given: $GPU_RUNNER_CACHE_DIR,
 /// else gpu-runner under the user's cache folder ($XDG_CACHE_HOME or
 /// ~/.cache). Empty when there is no home folder to put it in.

@@ -282,12 +282,7 @@ TimingScope nestPhase(TimingScope &parent, const char *name) {
 /// A file's identity for a cache key: its path, size and time, so that an
 /// updated tool (ptxas, ld.lld) misses entries it did not compile.
 std::string describeFile(const Twine &path) {
-  llvm::sys::fs::file_status status;
-  if (llvm::sys::fs::status(path, status))
-    return (path + " (missing)").str();
-  return (path + " " + Twine(status.getSize()) + " " +
-          Twine(status.getLastModificationTime().time_since_epoch().count()))
-      .str();
+  return (path + " " + getFileStamp(path)).str();
 }
 
 /// Everything that decides the compiled program: the input, the flags that
