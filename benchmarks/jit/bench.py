@@ -159,6 +159,16 @@ def cache_status(stderr):
     return found.pop() if len(found) == 1 else None
 
 
+def expect_cache(result, expected, name, which_run):
+    """Stops the harness unless the run's --timing report says the compile
+    cache did what `expected` ('hit' or 'miss') says."""
+    status = cache_status(result.stderrs[0])
+    if status != expected:
+        fail("%s: %s did not report a compile cache %s with --timing "
+             "(found: %s); its stderr:\n%s" %
+             (name, which_run, expected, status, result.stderrs[0]))
+
+
 def median_ms(values):
     return statistics.median(values) * 1e3 if values else None
 
@@ -286,21 +296,14 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
         folder = fresh_folder()
         result = checked(ours(program, folder, timing=True), env,
                          "%s, cold" % name)
-        status = cache_status(result.stderrs[0])
-        if status != "miss":
-            fail("%s: a run on an empty cache folder did not report a "
-                 "compile cache miss with --timing (found: %s); its stderr:\n"
-                 "%s" % (name, status, result.stderrs[0]))
+        expect_cache(result, "miss", name, "a run on an empty cache folder")
         expected[name] = ADDRESS.sub("base@ = <address>", result.stdout)
         if not expected[name].strip():
             fail("%s printed nothing" % name)
         result = checked(ours(program, folder, timing=True), env,
                          "%s, warm" % name)
-        status = cache_status(result.stderrs[0])
-        if status != "hit":
-            fail("%s: a run on the cache folder the first run filled did "
-                 "not report a compile cache hit with --timing (found: %s); "
-                 "its stderr:\n%s" % (name, status, result.stderrs[0]))
+        expect_cache(result, "hit", name,
+                     "a run on the cache folder the first run filled")
         same_output(expected[name], result, "%s, warm" % name)
         warm_folder[name] = folder
         if not gpu:
