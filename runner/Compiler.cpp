@@ -305,15 +305,18 @@ llvm::Expected<std::string> compileModule(llvm::Module &module,
     if (!function.isDeclaration())
       function.addFnAttr("probe-stack", "inline-asm");
 
+  llvm::Expected<llvm::TargetMachine &> machine = target.getTargetMachine();
+  if (!machine)
+    return machine.takeError();
   {
     TimingScope optimizeTiming = timing.nest("LLVM optimization");
-    auto optimize = makeOptimizingTransformer(target.getOptLevel(), 0,
-                                              &target.getTargetMachine());
+    auto optimize =
+        makeOptimizingTransformer(target.getOptLevel(), 0, &*machine);
     if (llvm::Error error = optimize(&module))
       return std::move(error);
   }
   TimingScope codegenTiming = timing.nest("LLVM code generation");
-  llvm::orc::SimpleCompiler compiler(target.getTargetMachine());
+  llvm::orc::SimpleCompiler compiler(*machine);
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> object = compiler(module);
   if (!object)
     return object.takeError();

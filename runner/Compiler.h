@@ -83,7 +83,8 @@ public:
   virtual ~CompileTarget() = default;
   virtual const llvm::DataLayout &getDataLayout() const = 0;
   virtual const llvm::Triple &getTargetTriple() const = 0;
-  virtual llvm::TargetMachine &getTargetMachine() = 0;
+  /// The target machine that compiles the program, made the first time.
+  virtual llvm::Expected<llvm::TargetMachine &> getTargetMachine() = 0;
   /// The LLVM optimization level, 0 to 3.
   virtual unsigned getOptLevel() const = 0;
   /// Those of `names` that nothing outside the program defines.

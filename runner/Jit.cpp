@@ -125,9 +125,8 @@ private:
 
 } // namespace
 
-Jit::Jit(std::unique_ptr<LLJIT> lljit,
-         std::unique_ptr<TargetMachine> targetMachine)
-    : lljit(std::move(lljit)), targetMachine(std::move(targetMachine)) {}
+Jit::Jit(std::unique_ptr<LLJIT> lljit, JITTargetMachineBuilder machineBuilder)
+    : lljit(std::move(lljit)), machineBuilder(std::move(machineBuilder)) {}
 
 Jit::~Jit() {
   for (auto destroy : libraryDestructors)
@@ -145,22 +144,19 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
   // What JITLink links best, as LLJIT would choose when it compiles.
   machineBuilder->setRelocationModel(Reloc::PIC_);
   machineBuilder->setCodeModel(CodeModel::Small);
-  auto targetMachine = machineBuilder->createTargetMachine();
-  if (!targetMachine)
-    return targetMachine.takeError();
 
   // No platform: the program's constructors and destructors are plain
   // functions (kInitFunctionName), and the generic IR platform would only
   // compile a module of its own on every run.
   auto lljit = LLJITBuilder()
-                   .setJITTargetMachineBuilder(std::move(*machineBuilder))
+                   .setJITTargetMachineBuilder(*machineBuilder)
                    .setPlatformSetUp(setUpInactivePlatform)
                    .create();
   if (!lljit)
     return lljit.takeError();
 
   std::unique_ptr<Jit> jit(
-      new Jit(std::move(*lljit), std::move(*targetMachine)));
+      new Jit(std::move(*lljit), std::move(*machineBuilder)));
   MangleAndInterner mangle(jit->lljit->getExecutionSession(),
                            jit->lljit->getDataLayout());
   SymbolMap runtime;
@@ -240,11 +236,21 @@ const DataLayout &Jit::getDataLayout() const { return lljit->getDataLayout(); }
 
 const Triple &Jit::getTargetTriple() const { return lljit->getTargetTriple(); }
 
+Expected<TargetMachine &> Jit::getTargetMachine() {
+  if (!targetMachine) {
+    Expected<std::unique_ptr<TargetMachine>> made =
+        machineBuilder.createTargetMachine();
+    if (!made)
+      return made.takeError();
+    targetMachine = std::move(*made);
+  }
+  return *targetMachine;
+}
+
 std::string Jit::getTargetDescription() const {
-  return (targetMachine->getTargetTriple().str() + " " +
-          targetMachine->getTargetCPU() + " " +
-          targetMachine->getTargetFeatureString())
-      .str();
+  return machineBuilder.getTargetTriple().str() + " " +
+         machineBuilder.getCPU() + " " +
+         machineBuilder.getFeatures().getString();
 }
 
 Error Jit::defineSymbols(

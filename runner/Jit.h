@@ -18,6 +18,7 @@
 
 #include "runner/Compiler.h"
 
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Support/Error.h"
 
@@ -44,7 +45,7 @@ public:
 
   const llvm::DataLayout &getDataLayout() const override;
   const llvm::Triple &getTargetTriple() const override;
-  llvm::TargetMachine &getTargetMachine() override { return *targetMachine; }
+  llvm::Expected<llvm::TargetMachine &> getTargetMachine() override;
   unsigned getOptLevel() const override { return optLevel; }
   /// Those of `names` that resolve to no definition outside the program, in
   /// one lookup. Call it before adding the program's object, so that
@@ -78,7 +79,7 @@ public:
 
 private:
   Jit(std::unique_ptr<llvm::orc::LLJIT> lljit,
-      std::unique_ptr<llvm::TargetMachine> targetMachine);
+      llvm::orc::JITTargetMachineBuilder machineBuilder);
 
   llvm::Error loadSharedLibrary(const std::string &path);
   llvm::orc::JITDylib &getMainJITDylib();
@@ -86,6 +87,9 @@ private:
   llvm::Error callVoidFunction(llvm::StringRef name);
 
   std::unique_ptr<llvm::orc::LLJIT> lljit;
+  /// What the JIT itself compiles for: a program run from the cache needs
+  /// no target machine, so one is made only to compile.
+  llvm::orc::JITTargetMachineBuilder machineBuilder;
   std::unique_ptr<llvm::TargetMachine> targetMachine;
   unsigned optLevel = 2;
   /// Functions that --shared-libs libraries asked to be called at exit.
