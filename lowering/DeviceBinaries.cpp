@@ -28,6 +28,14 @@ using namespace mlir;
 
 namespace gpu_runner {
 
+std::string getLoadableDeviceObject(gpu::ObjectAttr object) {
+  std::string bytes = object.getObject().getValue().str();
+  // The driver reads assembly up to its NUL.
+  if (object.getFormat() == gpu::CompilationTarget::Assembly)
+    bytes.push_back('\0');
+  return bytes;
+}
+
 std::string getDeviceModuleGlobalName(StringRef binary) {
   return ("__gpu_runner_module_" + binary).str();
 }
@@ -133,10 +141,7 @@ LogicalResult lowerDeviceBinaries(ModuleOp module) {
           LLVM::Linkage::External, getDeviceObjectSizeGlobalName(name),
           /*value=*/Attribute());
     } else {
-      std::string bytes = object.getObject().getValue().str();
-      // The driver reads assembly up to its NUL.
-      if (*format == kDeviceObjectAssembly)
-        bytes.push_back('\0');
+      std::string bytes = getLoadableDeviceObject(object);
       size = static_cast<int64_t>(bytes.size());
       auto dataType =
           LLVM::LLVMArrayType::get(builder.getI8Type(), bytes.size());

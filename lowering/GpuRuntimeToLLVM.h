@@ -11,6 +11,10 @@
 
 #include <optional>
 
+namespace mlir::gpu {
+class ObjectAttr;
+} // namespace mlir::gpu
+
 namespace gpu_runner {
 
 /// Adds the patterns that lower gpu.memcpy, gpu.memset, gpu.alloc,
@@ -57,6 +61,10 @@ mlir::LogicalResult lowerDeviceBinaries(mlir::ModuleOp module);
 /// runner's compileProgram.
 inline constexpr llvm::StringLiteral kExternalObjectAttrName =
     "gpu_runner.external_object";
+
+/// The bytes the driver loads for `object`: the object, with a NUL after
+/// assembly (PTX), which the driver reads up to its NUL.
+std::string getLoadableDeviceObject(mlir::gpu::ObjectAttr object);
 
 /// The globals that hold the module handle of a gpu.binary, and the
 /// function handle of one of its kernels, once loaded.

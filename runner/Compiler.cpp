@@ -400,13 +400,10 @@ KernelResult compileKernels(std::string bytecode, llvm::MemoryBufferRef source,
           /*printAfterAll=*/false, timing)))
     return result;
   for (auto binary : module->getOps<gpu::BinaryOp>()) {
-    auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
     GpuBinary compiled;
     compiled.name = binary.getName().str();
-    compiled.object = object.getObject().getValue().str();
-    // The driver reads assembly up to its NUL.
-    if (object.getFormat() == gpu::CompilationTarget::Assembly)
-      compiled.object.push_back('\0');
+    compiled.object =
+        getLoadableDeviceObject(cast<gpu::ObjectAttr>(binary.getObjects()[0]));
     result.binaries.push_back(std::move(compiled));
   }
   result.status = success();
