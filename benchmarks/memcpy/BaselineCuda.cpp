@@ -35,6 +35,7 @@ namespace {
   X(cuDeviceGet)                                                               \
   X(cuDeviceGetName)                                                           \
   X(cuDevicePrimaryCtxRetain)                                                  \
+  X(cuDevicePrimaryCtxRelease)                                                 \
   X(cuCtxSetCurrent)                                                           \
   X(cuMemGetInfo)                                                              \
   X(cuMemAlloc)                                                                \
@@ -44,8 +45,10 @@ namespace {
   X(cuMemcpy)                                                                  \
   X(cuMemcpyAsync)                                                             \
   X(cuStreamCreate)                                                            \
+  X(cuStreamDestroy)                                                           \
   X(cuStreamSynchronize)                                                       \
   X(cuEventCreate)                                                             \
+  X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \
   X(cuEventSynchronize)                                                        \
   X(cuEventElapsedTime)
@@ -73,7 +76,10 @@ int64_t nowNs() {
 class CudaApi : public CopyApi {
 public:
   CudaApi() {
-    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    // As gpu-runner-cuda: GPU_RUNNER_CUDA_DRIVER names another driver.
+    const char *chosen = std::getenv("GPU_RUNNER_CUDA_DRIVER");
+    void *library = dlopen(chosen && *chosen ? chosen : "libcuda.so.1",
+                           RTLD_NOW | RTLD_LOCAL);
     if (!library)
       fail(std::string("the CUDA driver is not available: ") + dlerror());
 #define LOAD(name)                                                             \
@@ -99,6 +105,13 @@ public:
           "cuStreamCreate");
     check(driver.cuEventCreateFn(&start, CU_EVENT_DEFAULT), "cuEventCreate");
     check(driver.cuEventCreateFn(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
+    this->device = device;
+  }
+  ~CudaApi() {
+    check(driver.cuEventDestroyFn(start), "cuEventDestroy");
+    check(driver.cuEventDestroyFn(stop), "cuEventDestroy");
+    check(driver.cuStreamDestroyFn(stream), "cuStreamDestroy");
+    check(driver.cuDevicePrimaryCtxReleaseFn(device), "cuDevicePrimaryCtxRelease");
   }
 
   void *allocateDevice(uint64_t bytes) override {
@@ -170,6 +183,7 @@ private:
   }
 
   Driver driver;
+  CUdevice device = 0;
   std::string deviceNameText;
   CUstream stream = nullptr;
   CUevent start = nullptr;

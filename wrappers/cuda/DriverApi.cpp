@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -21,9 +22,17 @@ namespace {
 DriverApi loadedApi;
 
 Status load() {
-  void *library = dlopen(kDriverLibrary, RTLD_NOW | RTLD_LOCAL);
+  // GPU_RUNNER_CUDA_DRIVER names another driver library: one outside the
+  // loader's path, or a stand-in for tests.
+  const char *chosen = std::getenv("GPU_RUNNER_CUDA_DRIVER");
+  std::string name = chosen && *chosen ? chosen : kDriverLibrary;
+  void *library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *reason = dlerror();
+    if (chosen && *chosen)
+      return Status::error("GPU_RUNNER_CUDA_DRIVER=" + name +
+                           " could not be loaded (" +
+                           (reason ? reason : "unknown reason") + ")");
     return Status::error(
         std::string("the NVIDIA driver is not installed: ") + kDriverLibrary +
         " could not be loaded (" + (reason ? reason : "unknown reason") +
@@ -36,7 +45,7 @@ Status load() {
       dlsym(library, GPU_RUNNER_STRINGIZE_EXPANDED(NAME)));                    \
   if (!loadedApi.NAME)                                                         \
     return Status::error(std::string("the NVIDIA driver is too old: ") +       \
-                         kDriverLibrary + " does not provide " +               \
+                         name + " does not provide " +                         \
                          GPU_RUNNER_STRINGIZE_EXPANDED(NAME) +                 \
                          "; gpu-runner-cuda needs a driver for CUDA 12.8 or "  \
                          "newer");

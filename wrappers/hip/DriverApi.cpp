@@ -6,7 +6,9 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <vector>
 
@@ -17,16 +19,26 @@ namespace {
 HipApi loadedApi;
 
 Status load() {
+  // GPU_RUNNER_HIP_RUNTIME names another runtime library: one outside the
+  // loader's path, or a stand-in for tests.
+  const char *chosen = std::getenv("GPU_RUNNER_HIP_RUNTIME");
+  std::vector<std::string> names(std::begin(kHipLibraries),
+                                 std::end(kHipLibraries));
+  if (chosen && *chosen)
+    names = {chosen};
   void *library = nullptr;
   std::string reasons;
-  for (const char *name : kHipLibraries) {
-    library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+  for (const std::string &name : names) {
+    library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (library)
       break;
     const char *reason = dlerror();
-    reasons +=
-        std::string(reasons.empty() ? "" : "; ") + (reason ? reason : name);
+    reasons += std::string(reasons.empty() ? "" : "; ") +
+               (reason ? reason : name.c_str());
   }
+  if (!library && chosen && *chosen)
+    return Status::error(std::string("GPU_RUNNER_HIP_RUNTIME=") + chosen +
+                         " could not be loaded (" + reasons + ")");
   if (!library)
     return Status::error(
         "the HIP runtime is not installed: libamdhip64 could not be loaded (" +
@@ -350,7 +362,8 @@ std::string describeError(hipError_t result) {
                                 : nullptr;
   std::string text =
       name ? name : "HIP error " + std::to_string(static_cast<int>(result));
-  if (description)
+  // ROCm 5.2's hipGetErrorString returns the error's name again.
+  if (description && text != description)
     text += std::string(": ") + description;
   return text;
 }
