@@ -49,7 +49,7 @@ Status GpuRuntime::loadDriverLocked() {
   return Status();
 }
 
-Status GpuRuntime::openDevice(int device) {
+Status GpuRuntime::checkDeviceIndex(int device) const {
   if (device < 0 || device >= deviceCount)
     return Status::error(
         std::string("there is no ") + driver.vendor() + " device " +
@@ -58,6 +58,11 @@ Status GpuRuntime::openDevice(int device) {
         (deviceCount == 1
              ? " device, 0"
              : " devices, 0 to " + std::to_string(deviceCount - 1)));
+  return Status();
+}
+
+Status GpuRuntime::openDevice(int device) {
+  GPU_RUNNER_RETURN_IF_ERROR(checkDeviceIndex(device));
   if (devices.count(device))
     return Status();
   Device entry;
@@ -112,7 +117,9 @@ Status GpuRuntime::describeDevices(std::string &text) {
 Status GpuRuntime::getDeviceChip(int device, std::string &chip) {
   std::lock_guard<std::mutex> lock(mutex);
   GPU_RUNNER_RETURN_IF_ERROR(loadDriverLocked());
-  GPU_RUNNER_RETURN_IF_ERROR(openDevice(device));
+  // Asking needs no context: a run that stops before it starts leaves
+  // nothing retained.
+  GPU_RUNNER_RETURN_IF_ERROR(checkDeviceIndex(device));
   std::string name;
   uint64_t memory = 0;
   return check(driver.describeDevice(device, name, chip, memory));

@@ -172,6 +172,8 @@ private:
   };
 
   Status loadDriverLocked();
+  /// Fails for a device the machine does not have.
+  Status checkDeviceIndex(int device) const;
   Status openDevice(int device);
   /// Makes the context of `device` current on the calling thread.
   Status makeCurrent(int device);
