@@ -1,0 +1,510 @@
+//===- Images.cpp - What a module image holds, read as far as it is cheap -===//
+
+#include "standin/Images.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELF.h"
+#include "llvm/Support/Error.h"
+
+#include <cstring>
+#include <map>
+#include <regex>
+
+namespace gpu_runner {
+namespace standin {
+namespace {
+
+using ElfFile = llvm::object::ELF64LEFile;
+
+template <typename T> T readLE(const char *data) {
+  T value;
+  std::memcpy(&value, data, sizeof(T));
+  return value;
+}
+
+/// The bytes an ELF file spans, from its headers; 0 if they cannot be read.
+uint64_t getElfSize(const char *image, const CanRead &canRead) {
+  if (!canRead(image, sizeof(llvm::ELF::Elf64_Ehdr)))
+    return 0;
+  llvm::ELF::Elf64_Ehdr header;
+  std::memcpy(&header, image, sizeof(header));
+  if (header.e_ident[llvm::ELF::EI_CLASS] != llvm::ELF::ELFCLASS64 ||
+      header.e_ident[llvm::ELF::EI_DATA] != llvm::ELF::ELFDATA2LSB ||
+      header.e_shentsize != sizeof(llvm::ELF::Elf64_Shdr))
+    return 0;
+  uint64_t end = header.e_shoff + uint64_t(header.e_shnum) * header.e_shentsize;
+  if (end < header.e_shoff || !canRead(image, end))
+    return 0;
+  for (unsigned i = 0; i < header.e_shnum; ++i) {
+    llvm::ELF::Elf64_Shdr section;
+    std::memcpy(&section, image + header.e_shoff + i * sizeof(section),
+                sizeof(section));
+    if (section.sh_type == llvm::ELF::SHT_NOBITS)
+      continue;
+    uint64_t sectionEnd = section.sh_offset + section.sh_size;
+    if (sectionEnd < section.sh_offset)
+      return 0;
+    end = std::max(end, sectionEnd);
+  }
+  uint64_t programEnd =
+      header.e_phoff + uint64_t(header.e_phnum) * header.e_phentsize;
+  end = std::max(end, programEnd);
+  return canRead(image, end) ? end : 0;
+}
+
+/// The contents of the section named `name`, if any.
+bool findSection(const ElfFile &file, llvm::StringRef name,
+                 llvm::ArrayRef<uint8_t> &contents, uint64_t &size) {
+  auto sections = file.sections();
+  if (!sections) {
+    llvm::consumeError(sections.takeError());
+    return false;
+  }
+  for (const auto &section : *sections) {
+    auto sectionName = file.getSectionName(section);
+    if (!sectionName) {
+      llvm::consumeError(sectionName.takeError());
+      continue;
+    }
+    if (*sectionName != name)
+      continue;
+    size = section.sh_size;
+    if (section.sh_type == llvm::ELF::SHT_NOBITS)
+      return true;
+    auto data = file.getSectionContents(section);
+    if (!data) {
+      llvm::consumeError(data.takeError());
+      return false;
+    }
+    contents = *data;
+    return true;
+  }
+  return false;
+}
+
+/// Calls `visit(symbol, name)` for each symbol of the symbol table.
+template <typename Visit>
+bool forEachSymbol(const ElfFile &file, Visit visit) {
+  auto sections = file.sections();
+  if (!sections) {
+    llvm::consumeError(sections.takeError());
+    return false;
+  }
+  for (const auto &section : *sections) {
+    if (section.sh_type != llvm::ELF::SHT_SYMTAB)
+      continue;
+    auto symbols = file.symbols(&section);
+    auto strings = file.getStringTableForSymtab(section);
+    if (!symbols || !strings) {
+      llvm::consumeError(symbols.takeError());
+      llvm::consumeError(strings.takeError());
+      return false;
+    }
+    for (const auto &symbol : *symbols) {
+      auto name = symbol.getName(*strings);
+      if (!name) {
+        llvm::consumeError(name.takeError());
+        continue;
+      }
+      visit(symbol, *name);
+    }
+  }
+  return true;
+}
+
+/// The parameters a cubin's `.nv.info.<kernel>` section lists: one
+/// EIATTR_KPARAM_INFO record (attribute 0x17) per parameter, each with the
+/// parameter's ordinal and, in bits 18-31 of its last word, its size, as
+/// cuobjdump -elf prints them. Records are a format byte, an attribute byte
+/// and a value: none (format 1), two bytes (2 and 3), or a 16-bit size and
+/// that many bytes (4).
+bool readCubinParams(llvm::ArrayRef<uint8_t> info,
+                     std::vector<uint32_t> &sizes) {
+  std::map<uint16_t, uint32_t> byOrdinal;
+  size_t at = 0;
+  while (at + 2 <= info.size()) {
+    uint8_t format = info[at], attribute = info[at + 1];
+    if (format == 1) {
+      at += 2;
+      continue;
+    }
+    if (format == 2 || format == 3) {
+      at += 4;
+      continue;
+    }
+    if (format != 4 || at + 4 > info.size())
+      return false;
+    uint16_t size = readLE<uint16_t>(reinterpret_cast<const char *>(&info[at + 2]));
+    if (at + 4 + size > info.size())
+      return false;
+    const char *value = reinterpret_cast<const char *>(&info[at + 4]);
+    if (attribute == 0x17 && size == 12) {
+      uint16_t ordinal = readLE<uint16_t>(value + 4);
+      uint32_t word = readLE<uint32_t>(value + 8);
+      byOrdinal[ordinal] = (word >> 18) & 0x3fff;
+    }
+    at += 4 + size;
+  }
+  sizes.clear();
+  for (const auto &[ordinal, size] : byOrdinal) {
+    if (ordinal != sizes.size())
+      return false;
+    sizes.push_back(size);
+  }
+  return true;
+}
+
+Error readCubin(const char *data, uint64_t size, ImageInfo &info,
+                std::string &log) {
+  auto file = ElfFile::create(llvm::StringRef(data, size));
+  if (!file) {
+    log = "the cubin is not a valid ELF file: " +
+          llvm::toString(file.takeError());
+    return Error::InvalidImage;
+  }
+  if (file->getHeader().e_machine != llvm::ELF::EM_CUDA) {
+    log = "the ELF file is not a cubin (its machine is not EM_CUDA)";
+    return Error::InvalidImage;
+  }
+  std::vector<KernelInfo> kernels;
+  bool ok = forEachSymbol(*file, [&](const auto &symbol, llvm::StringRef name) {
+    if (symbol.getType() != llvm::ELF::STT_FUNC ||
+        symbol.getBinding() != llvm::ELF::STB_GLOBAL)
+      return;
+    KernelInfo kernel;
+    kernel.name = name.str();
+    llvm::ArrayRef<uint8_t> contents;
+    uint64_t sectionSize = 0;
+    if (findSection(*file, (".nv.info." + name).str(), contents, sectionSize))
+      kernel.paramsKnown = readCubinParams(contents, kernel.paramSizes);
+    if (findSection(*file, (".nv.shared." + name).str(), contents,
+                    sectionSize))
+      kernel.sharedBytes = sectionSize;
+    kernels.push_back(std::move(kernel));
+  });
+  if (!ok) {
+    log = "the cubin's symbol table cannot be read";
+    return Error::InvalidImage;
+  }
+  info.kernels = std::move(kernels);
+  info.namesKnown = true;
+  return Error::Success;
+}
+
+Error readPtxImage(const std::string &text, int arch, ImageInfo &info,
+                   std::string &log) {
+  int target = 0;
+  if (!readPtx(text, target, info.kernels)) {
+    log = "the PTX has no .version directive";
+    return Error::InvalidImage;
+  }
+  // PTX is compiled for the device when it is loaded; code for a newer
+  // chip than the device's cannot be.
+  if (target > arch) {
+    log = "ptxas: the PTX targets sm_" + std::to_string(target) +
+          ", newer than the device's sm_" + std::to_string(arch);
+    return Error::InvalidPtx;
+  }
+  info.namesKnown = true;
+  return Error::Success;
+}
+
+/// The fatbin container: a 16-byte header (magic 0xBA55ED50, version,
+/// header size, size of the entries), then entries, each a header (kind 1
+/// for PTX, 2 for ELF; its own size; the payload's padded size; the chip at
+/// offset 28; flags at offset 40, where 0x2000 and 0x8000 mark compressed
+/// payloads) followed by its payload.
+Error readFatbin(const char *image, int arch, const CanRead &canRead,
+                 ImageInfo &info, std::string &log) {
+  if (!canRead(image, 16)) {
+    log = "the fatbin header cannot be read";
+    return Error::InvalidImage;
+  }
+  uint16_t headerSize = readLE<uint16_t>(image + 6);
+  uint64_t entriesSize = readLE<uint64_t>(image + 8);
+  if (readLE<uint16_t>(image + 4) != 1 || headerSize < 16 ||
+      entriesSize > (uint64_t(1) << 40) ||
+      !canRead(image, headerSize + entriesSize)) {
+    log = "the fatbin header is not one the driver reads";
+    return Error::InvalidImage;
+  }
+  info.format = "fatbin";
+  const char *entry = image + headerSize;
+  const char *end = entry + entriesSize;
+  // The best entry: a cubin for this chip (the same major version, a minor
+  // one not newer: CUDA C++ Programming Guide, "Binary Compatibility"),
+  // else PTX for a chip not newer than the device's.
+  const char *bestCubin = nullptr, *bestPtx = nullptr;
+  int bestCubinArch = -1, bestPtxArch = -1;
+  uint64_t bestCubinSize = 0, bestPtxSize = 0;
+  bool bestCubinCompressed = false, bestPtxCompressed = false;
+  std::string found;
+  while (entry < end) {
+    if (end - entry < 48) {
+      log = "a fatbin entry is truncated";
+      return Error::InvalidImage;
+    }
+    uint16_t kind = readLE<uint16_t>(entry);
+    uint32_t entryHeaderSize = readLE<uint32_t>(entry + 4);
+    uint64_t payloadSize = readLE<uint64_t>(entry + 8);
+    uint32_t entryArch = readLE<uint32_t>(entry + 28);
+    uint64_t flags = readLE<uint64_t>(entry + 40);
+    if (entryHeaderSize < 48 || entryHeaderSize > uint64_t(end - entry) ||
+        payloadSize > uint64_t(end - entry) - entryHeaderSize) {
+      log = "a fatbin entry runs past the end of the fatbin";
+      return Error::InvalidImage;
+    }
+    const char *payload = entry + entryHeaderSize;
+    bool compressed = (flags & (0x2000 | 0x8000)) != 0;
+    found += std::string(found.empty() ? "" : ", ") +
+             (kind == 1 ? "PTX for sm_" : "sm_") + std::to_string(entryArch);
+    int a = static_cast<int>(entryArch);
+    if (kind == 2 && a / 10 == arch / 10 && a <= arch && a > bestCubinArch) {
+      bestCubin = payload;
+      bestCubinArch = a;
+      bestCubinSize = payloadSize;
+      bestCubinCompressed = compressed;
+    }
+    if (kind == 1 && a <= arch && a > bestPtxArch) {
+      bestPtx = payload;
+      bestPtxArch = a;
+      bestPtxSize = payloadSize;
+      bestPtxCompressed = compressed;
+    }
+    entry = payload + payloadSize;
+  }
+  if (!bestCubin && !bestPtx) {
+    log = "the fatbin has code for " + (found.empty() ? "no chip" : found) +
+          ", none of it for the device's sm_" + std::to_string(arch);
+    return Error::NoBinaryForGpu;
+  }
+  if (bestCubin ? bestCubinCompressed : bestPtxCompressed)
+    return Error::Success; // any kernel name will do
+  if (bestCubin)
+    return readCubin(bestCubin, bestCubinSize, info, log);
+  std::string text(bestPtx, strnlen(bestPtx, bestPtxSize));
+  return readPtxImage(text, arch, info, log);
+}
+
+/// AMDGPU chips by the EF_AMDGPU_MACH value of their code objects.
+const std::map<std::string, unsigned> &getAmdgpuMachines() {
+  static const std::map<std::string, unsigned> machines = {
+      {"gfx900", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX900},
+      {"gfx906", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX906},
+      {"gfx908", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX908},
+      {"gfx90a", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX90A},
+      {"gfx942", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942},
+      {"gfx950", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX950},
+      {"gfx1030", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1030},
+      {"gfx1100", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1100},
+  };
+  return machines;
+}
+
+std::string getAmdgpuChip(unsigned machine) {
+  for (const auto &[chip, value] : getAmdgpuMachines())
+    if (value == machine)
+      return chip;
+  return "machine " + std::to_string(machine);
+}
+
+/// A code object: kernels are the symbols with a kernel descriptor
+/// (`<name>.kd`), whose first word is the group segment size.
+Error readCodeObject(const char *data, uint64_t size, const std::string &chip,
+                     ImageInfo &info, std::string &log) {
+  auto file = ElfFile::create(llvm::StringRef(data, size));
+  if (!file) {
+    log = "the code object is not a valid ELF file: " +
+          llvm::toString(file.takeError());
+    return Error::InvalidImage;
+  }
+  if (file->getHeader().e_machine != llvm::ELF::EM_AMDGPU) {
+    log = "the ELF file is not an AMDGPU code object";
+    return Error::InvalidImage;
+  }
+  unsigned machine = file->getHeader().e_flags & llvm::ELF::EF_AMDGPU_MACH;
+  auto expected = getAmdgpuMachines().find(chip);
+  if (expected == getAmdgpuMachines().end() || expected->second != machine) {
+    log = "the code object is for " + getAmdgpuChip(machine) +
+          ", not the device's " + chip;
+    return Error::NoBinaryForGpu;
+  }
+  auto sections = file->sections();
+  if (!sections) {
+    log = llvm::toString(sections.takeError());
+    return Error::InvalidImage;
+  }
+  std::vector<KernelInfo> kernels;
+  bool ok = forEachSymbol(*file, [&](const auto &symbol, llvm::StringRef name) {
+    if (!name.ends_with(".kd"))
+      return;
+    KernelInfo kernel;
+    kernel.name = name.drop_back(3).str();
+    if (symbol.st_shndx < sections->size()) {
+      const auto &section = (*sections)[symbol.st_shndx];
+      auto contents = file->getSectionContents(section);
+      uint64_t offset = symbol.st_value - section.sh_addr;
+      if (contents && offset + 4 <= contents->size())
+        kernel.sharedBytes = readLE<uint32_t>(
+            reinterpret_cast<const char *>(contents->data() + offset));
+      else if (!contents)
+        llvm::consumeError(contents.takeError());
+    }
+    kernels.push_back(std::move(kernel));
+  });
+  if (!ok) {
+    log = "the code object's symbol table cannot be read";
+    return Error::InvalidImage;
+  }
+  info.kernels = std::move(kernels);
+  info.namesKnown = true;
+  return Error::Success;
+}
+
+/// clang's offload bundle: "__CLANG_OFFLOAD_BUNDLE__", a count, then per
+/// entry its offset, size, and target id ("hipv4-amdgcn-amd-amdhsa--gfx90a").
+Error readOffloadBundle(const char *image, const std::string &chip,
+                        const CanRead &canRead, ImageInfo &info,
+                        std::string &log) {
+  info.format = "offload bundle";
+  if (!canRead(image, 32)) {
+    log = "the offload bundle header cannot be read";
+    return Error::InvalidImage;
+  }
+  uint64_t count = readLE<uint64_t>(image + 24);
+  const char *at = image + 32;
+  std::string targets;
+  for (uint64_t i = 0; i < count; ++i) {
+    if (!canRead(at, 24)) {
+      log = "the offload bundle's entries cannot be read";
+      return Error::InvalidImage;
+    }
+    uint64_t offset = readLE<uint64_t>(at);
+    uint64_t size = readLE<uint64_t>(at + 8);
+    uint64_t idSize = readLE<uint64_t>(at + 16);
+    if (idSize > 4096 || !canRead(at + 24, idSize) ||
+        !canRead(image, offset + size)) {
+      log = "an offload bundle entry runs past what can be read";
+      return Error::InvalidImage;
+    }
+    std::string id(at + 24, idSize);
+    at += 24 + idSize;
+    targets += (targets.empty() ? "" : ", ") + id;
+    // The target id ends with the chip, then its features: gfx90a:xnack-.
+    size_t dashes = id.rfind("--");
+    std::string target = dashes == std::string::npos ? "" : id.substr(dashes + 2);
+    if (target.substr(0, target.find(':')) == chip &&
+        id.compare(0, 6, "hipv4-") == 0)
+      return readCodeObject(image + offset, size, chip, info, log);
+  }
+  log = "the offload bundle has " +
+        (targets.empty() ? std::string("no entries") : targets) +
+        ", none for the device's " + chip;
+  return Error::NoBinaryForGpu;
+}
+
+} // namespace
+
+const KernelInfo *ImageInfo::find(const std::string &name) const {
+  for (const KernelInfo &kernel : kernels)
+    if (kernel.name == name)
+      return &kernel;
+  return nullptr;
+}
+
+bool readPtx(const std::string &text, int &targetArch,
+             std::vector<KernelInfo> &kernels) {
+  if (text.find(".version") == std::string::npos)
+    return false;
+  targetArch = 0;
+  static const std::regex target(R"(\.target\s+sm_(\d+))");
+  std::smatch match;
+  if (std::regex_search(text, match, target))
+    targetArch = std::stoi(match[1]);
+  // `.entry name ( .param .u64 a, .param .align 8 .b8 b[16] )`
+  static const std::regex entry(R"(\.entry\s+([A-Za-z_$%][\w$%]*)\s*\(([^)]*)\))");
+  static const std::regex param(
+      R"(\.param\s+(?:\.align\s+\d+\s+)?\.[a-z]+?(\d+)\b[^,\[]*?(?:\[(\d+)\])?\s*(?:,|$))");
+  kernels.clear();
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), entry);
+       it != std::sregex_iterator(); ++it) {
+    KernelInfo kernel;
+    kernel.name = (*it)[1];
+    kernel.paramsKnown = true;
+    std::string params = (*it)[2];
+    for (auto p = std::sregex_iterator(params.begin(), params.end(), param);
+         p != std::sregex_iterator(); ++p) {
+      uint32_t bits = std::stoul((*p)[1]);
+      uint32_t count = (*p)[2].matched ? std::stoul((*p)[2]) : 1;
+      kernel.paramSizes.push_back(bits / 8 * count);
+    }
+    kernels.push_back(std::move(kernel));
+  }
+  return true;
+}
+
+Error readCudaImage(const void *image, int arch, const CanRead &canRead,
+                    ImageInfo &info, std::string &log) {
+  info = ImageInfo();
+  const char *data = static_cast<const char *>(image);
+  if (!image || !canRead(image, 4)) {
+    log = "the image cannot be read";
+    return Error::InvalidValue;
+  }
+  if (readLE<uint32_t>(data) == 0xBA55ED50)
+    return readFatbin(data, arch, canRead, info, log);
+  if (std::memcmp(data, "\x7f" "ELF", 4) == 0) {
+    info.format = "cubin";
+    uint64_t size = getElfSize(data, canRead);
+    if (!size) {
+      log = "the cubin's headers cannot be read";
+      return Error::InvalidImage;
+    }
+    return readCubin(data, size, info, log);
+  }
+  // PTX: text up to its NUL, which must be readable.
+  info.format = "PTX";
+  std::string text;
+  for (const char *c = data;; ++c) {
+    if (!canRead(c, 1)) {
+      log = "the image is neither a fatbin, a cubin nor NUL-terminated PTX";
+      return Error::InvalidImage;
+    }
+    if (!*c)
+      break;
+    text += *c;
+  }
+  if (text.find(".version") == std::string::npos) {
+    log = "the image is neither a fatbin, a cubin nor PTX";
+    return Error::InvalidImage;
+  }
+  return readPtxImage(text, arch, info, log);
+}
+
+Error readAmdgpuImage(const void *image, const std::string &chip,
+                      const CanRead &canRead, ImageInfo &info,
+                      std::string &log) {
+  info = ImageInfo();
+  const char *data = static_cast<const char *>(image);
+  if (!image || !canRead(image, 24)) {
+    log = "the image cannot be read";
+    return Error::InvalidValue;
+  }
+  if (std::memcmp(data, "__CLANG_OFFLOAD_BUNDLE__", 24) == 0)
+    return readOffloadBundle(data, chip, canRead, info, log);
+  if (std::memcmp(data, "\x7f" "ELF", 4) != 0) {
+    log = "the image is neither an AMDGPU code object nor an offload bundle";
+    return Error::InvalidImage;
+  }
+  info.format = "code object";
+  uint64_t size = getElfSize(data, canRead);
+  if (!size) {
+    log = "the code object's headers cannot be read";
+    return Error::InvalidImage;
+  }
+  return readCodeObject(data, size, chip, info, log);
+}
+
+} // namespace standin
+} // namespace gpu_runner
