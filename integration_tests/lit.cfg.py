@@ -2,8 +2,11 @@
 # lit directly on the build folder: lit -sv build/integration_tests.
 #
 # `--param backend=B` picks the runner under test (default: the default
-# backend's binary); the feature of the same name is set, so a test can say
-# `REQUIRES: host`. run/ runs only where the backend has a device; errors/
+# backend's binary): host, cuda or hip, or cuda-standin or hip-standin, the
+# real gpu-runner-cuda or gpu-runner-hip on the driver stand-in (standin/),
+# which runs every program that launches no kernel. The feature of the same
+# name is set, so a test can say `REQUIRES: host`. run/ runs only where the
+# backend has a device, run/kernels/ only where it runs kernels; errors/
 # checks the host backend's messages.
 
 import os
@@ -23,7 +26,12 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.gpu_runner_obj_root
 
 backend = lit_config.params.get("backend", config.gpu_runner_default_backend)
+if backend not in ("host", "cuda", "hip", "cuda-standin", "hip-standin"):
+    lit_config.fatal("--param backend=%s: expected host, cuda, hip, "
+                     "cuda-standin or hip-standin" % backend)
 config.available_features.add(backend)
+# The binary under test: gpu-runner-cuda for cuda and cuda-standin.
+runner_backend = backend.split("-")[0]
 
 # Built with -DGPU_RUNNER_SANITIZE=ON (scripts/test --sanitize).
 if lit.util.pythonize_bool(getattr(config, "gpu_runner_sanitize", "OFF")):
@@ -67,6 +75,26 @@ config.substitutions.append(
     ("%gpu-runner-host", os.path.join(tools, "gpu-runner-host")))
 config.substitutions.append(("%python", sys.executable))
 
+# The driver stand-ins, where they were built: `%gpu-runner-cuda-standin` is
+# gpu-runner-cuda on the CUDA one (GPU_RUNNER_CUDA_DRIVER), and a resource it
+# still holds at exit fails the command with status 24, which no test
+# expects. Features cuda-standin-lib, hip-standin-lib. Before
+# %gpu-runner-cuda, a prefix of the name.
+standins = {}
+for gpu, variable in (("cuda", "GPU_RUNNER_CUDA_DRIVER"),
+                      ("hip", "GPU_RUNNER_HIP_RUNTIME")):
+    library = os.path.join(getattr(config, "gpu_runner_lib_dir", ""),
+                           "libgpu-runner-%s-standin.so" % gpu)
+    runner = os.path.join(tools, "gpu-runner-" + gpu)
+    if not (os.path.exists(library) and os.path.exists(runner)):
+        continue
+    config.available_features.add(gpu + "-standin-lib")
+    standins[gpu] = "env %s=%s GPU_RUNNER_STANDIN_LEAK_EXITCODE=24 %s" % (
+        variable, library, runner)
+    config.substitutions.append(
+        ("%gpu-runner-" + gpu + "-standin", standins[gpu]))
+    config.substitutions.append(("%" + gpu + "-standin-lib", library))
+
 # The GPU binaries, whatever the backend under test: cuda/ and hip/ tests
 # compile kernels with them on machines without a GPU too.
 #   cuda-runner, hip-runner  gpu-runner-cuda / gpu-runner-hip was built
@@ -93,14 +121,25 @@ for toolkit in (os.environ.get("CUDA_PATH", ""), "/usr/local/cuda"):
         config.available_features.add("ptxas")
         break
 
-config.substitutions.append(
-    ("%gpu-runner", os.path.join(tools, "gpu-runner-" + backend)))
+if backend.endswith("-standin"):
+    if runner_backend not in standins:
+        lit_config.fatal("--param backend=%s: gpu-runner-%s or its driver "
+                         "stand-in was not built" % (backend, runner_backend))
+    config.substitutions.append(("%gpu-runner", standins[runner_backend]))
+else:
+    config.substitutions.append(
+        ("%gpu-runner", os.path.join(tools, "gpu-runner-" + backend)))
 # Programs run only where the backend under test has a device: the host
-# backend always does, a GPU backend where a GPU answers.
+# backend always does, a GPU backend where a GPU answers, a stand-in always.
+# Kernels run where there is a device, but not on a stand-in.
+has_gpu = backend + "-device" in config.available_features
 config.gpu_runner_backend_has_device = (
-    backend == "host" or backend + "-device" in config.available_features)
+    backend == "host" or has_gpu or backend.endswith("-standin"))
+if backend == "host" or has_gpu:
+    config.available_features.add("kernels")
 config.gpu_runner_backend = backend
-config.substitutions.append(("%{backend}", backend))
+# The backend the binary under test names itself for: cuda on cuda-standin.
+config.substitutions.append(("%{backend}", runner_backend))
 
 # For tests of --shared-libs: LLVM's and MLIR's libraries, and what it takes
 # to build a library of the test's own.

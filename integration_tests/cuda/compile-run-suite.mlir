@@ -7,8 +7,8 @@
 
 // CHECK: ok run/alloc-forms.mlir
 // CHECK: skipped run/examples.mlir
+// CHECK: ok run/kernels/async-fork-join.mlir
 // CHECK: ok run/kernels/atomics.mlir
 // CHECK: ok run/kernels/subgroups-and-arguments.mlir
-// CHECK: ok run/host/async-fork-join.mlir
 // OTHERS: ok examples/vector-add.mlir
 // OTHERS: ok benchmarks/kernels/elementwise.mlir

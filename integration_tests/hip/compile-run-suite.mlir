@@ -6,7 +6,7 @@
 
 // CHECK: ok run/alloc-forms.mlir
 // CHECK: skipped run/examples.mlir
+// CHECK: ok run/kernels/async-fork-join.mlir
 // CHECK: ok run/kernels/atomics.mlir
 // CHECK: ok run/kernels/subgroups-and-arguments.mlir
-// CHECK: ok run/host/async-fork-join.mlir
 // GFX942: ok run/kernels/all-reduce.mlir

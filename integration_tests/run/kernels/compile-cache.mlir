@@ -57,7 +57,7 @@
 // RUN: cat %t/program.mlir | %gpu-runner --cache-dir=%t/stdin --timing - 2>&1 | FileCheck %s --check-prefix=HIT
 //
 // Runs at once on an empty folder all succeed, and leave a good entry.
-// RUN: %python %S/../Inputs/run-concurrently.py 6 %gpu-runner --cache-dir=%t/concurrent %t/program.mlir | FileCheck %s --check-prefix=OUT43
+// RUN: %python %S/../../Inputs/run-concurrently.py 6 %gpu-runner --cache-dir=%t/concurrent %t/program.mlir | FileCheck %s --check-prefix=OUT43
 // RUN: %gpu-runner --cache-dir=%t/concurrent --timing %t/program.mlir 2>&1 | FileCheck %s --check-prefix=HIT
 //
 // The default folder is $GPU_RUNNER_CACHE_DIR.
