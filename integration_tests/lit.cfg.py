@@ -94,6 +94,8 @@ for gpu, variable in (("cuda", "GPU_RUNNER_CUDA_DRIVER"),
     config.substitutions.append(
         ("%gpu-runner-" + gpu + "-standin", standins[gpu]))
     config.substitutions.append(("%" + gpu + "-standin-lib", library))
+    config.substitutions.append(
+        ("%" + gpu + "-include-dir", getattr(config, gpu + "_include_dir", "")))
 
 # The GPU binaries, whatever the backend under test: cuda/ and hip/ tests
 # compile kernels with them on machines without a GPU too.

@@ -754,8 +754,11 @@ CUresult cuMemFree(CUdeviceptr dptr) {
   call.argPointer("dptr", pointerOf(dptr));
   ENTER(call, Context);
   // dptr "must have been returned by a previous call to" an allocation
-  // function; freeing it twice is an error (cudaFree: "If cudaFree(devPtr)
-  // has already been called before, an error is returned").
+  // function. As cudaFree, which cuda_runtime_api.h documents: "If
+  // cudaFree(devPtr) has already been called before, an error is returned.
+  // If devPtr is 0, no operation is performed."
+  if (!dptr)
+    return finish(call, Error::Success);
   return finish(call, driver().free(const_cast<void *>(pointerOf(dptr))));
 }
 
@@ -1031,7 +1034,8 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod,
   Error error = driver().getFunction(hmod, name, handle);
   *hfunc = static_cast<CUfunction>(handle);
   if (error == Error::Success)
-    call.out("*hfunc", driver().describeHandle(HandleKind::Function, handle));
+    call.out("*hfunc", driver().describeHandle(HandleKind::Function, handle))
+        .out("params", describeParamSizes(handle));
   return finish(call, error);
 }
 

@@ -315,15 +315,30 @@ Error Driver::allocate(uint64_t bytes, bool managed, void *&pointer) {
 
 Error Driver::free(void *pointer) {
   std::unique_lock<std::mutex> lock(scheduler.mutex);
-  std::vector<Fence> all;
-  for (DeviceState &device : devices)
-    if (device.nullStream)
-      all.push_back(device.nullStream->tail());
-  for (auto &[id, stream] : streams)
-    all.push_back(stream->tail());
-  for (const Fence &fence : all)
+  for (const Fence &fence : getAllWork(-1))
     waitFor(scheduler, lock, fence);
   return memory.free(pointer);
+}
+
+std::vector<Fence> Driver::getAllWork(int device) {
+  std::vector<Fence> fences;
+  for (int i = 0; i < deviceCount; ++i)
+    if ((device < 0 || device == i) && devices[i].nullStream)
+      fences.push_back(devices[i].nullStream->tail());
+  for (auto &[id, stream] : streams)
+    if (device < 0 || stream->device == device)
+      fences.push_back(stream->tail());
+  // Forget destroyed streams once they are idle.
+  retiredStreams.erase(std::remove_if(retiredStreams.begin(),
+                                      retiredStreams.end(),
+                                      [](const std::shared_ptr<Stream> &s) {
+                                        return s->isIdle();
+                                      }),
+                       retiredStreams.end());
+  for (const std::shared_ptr<Stream> &stream : retiredStreams)
+    if (device < 0 || stream->device == device)
+      fences.push_back(stream->tail());
+  return fences;
 }
 
 void Driver::getMemoryInfo(uint64_t &freeBytes, uint64_t &totalBytes) {
@@ -446,6 +461,8 @@ Error Driver::destroyStream(void *handle) {
   // resources associated with hStream will be released automatically once
   // the device has completed all work in hStream."
   it->second->retire();
+  if (!it->second->isIdle())
+    retiredStreams.push_back(it->second);
   streams.erase(it);
   return Error::Success;
 }
@@ -470,11 +487,8 @@ Error Driver::synchronizeStream(void *handle) {
 Error Driver::synchronizeDevice() {
   std::unique_lock<std::mutex> lock(scheduler.mutex);
   int device = getCurrentDevice();
-  std::vector<Fence> fences{getNullStream(device)->tail()};
-  for (auto &[id, stream] : streams)
-    if (stream->device == device)
-      fences.push_back(stream->tail());
-  for (const Fence &fence : fences)
+  getNullStream(device);
+  for (const Fence &fence : getAllWork(device))
     waitFor(scheduler, lock, fence);
   return Error::Success;
 }
@@ -905,6 +919,22 @@ Error Driver::launch(void *functionHandle, const LaunchRequest &request,
     }
   }
   return Error::KernelsNotRun;
+}
+
+std::string describeParamSizes(void *function) {
+  std::string text;
+  Driver::get().updateFunction(function, [&](Function &f) {
+    if (!f.kernel.paramsKnown) {
+      text = "unknown";
+      return Error::Success;
+    }
+    for (uint32_t size : f.kernel.paramSizes)
+      text += (text.empty() ? "" : ",") + std::to_string(size);
+    if (text.empty())
+      text = "none";
+    return Error::Success;
+  });
+  return text;
 }
 
 //===----------------------------------------------------------------------===//

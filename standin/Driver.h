@@ -249,6 +249,9 @@ private:
   Error findStream(void *handle, std::shared_ptr<Stream> &stream);
   Error findEvent(void *handle, std::shared_ptr<Event> &event);
   std::shared_ptr<Stream> &getNullStream(int device);
+  /// The fences of all work on `device`'s streams (-1: every device),
+  /// destroyed ones included. Needs the lock.
+  std::vector<Fence> getAllWork(int device);
   /// Submits with the implicit synchronization of the null stream: work on
   /// it waits for all blocking streams of its device, work on a blocking
   /// stream waits for it (CUDA driver API, "Stream synchronization
@@ -273,11 +276,17 @@ private:
   };
   std::vector<DeviceState> devices;
   std::map<uint64_t, std::shared_ptr<Stream>> streams;
+  /// Destroyed streams that may still have work: a device's
+  /// synchronization waits for it too.
+  std::vector<std::shared_ptr<Stream>> retiredStreams;
   std::map<uint64_t, std::shared_ptr<Event>> events;
   std::map<uint64_t, Module> modules;
   std::map<uint64_t, Function> functions;
   uint64_t nextId = 1;
 };
+
+/// "8,8,4": the parameter sizes the image gives a function, or "unknown".
+std::string describeParamSizes(void *function);
 
 /// The trace line and the common checks of one call of an entry point:
 ///

@@ -863,7 +863,9 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module,
   Error error = driver().getFunction(module, kname, handle);
   *function = static_cast<hipFunction_t>(handle);
   if (error == Error::Success)
-    call.out("*function", driver().describeHandle(HandleKind::Function, handle));
+    call.out("*function",
+             driver().describeHandle(HandleKind::Function, handle))
+        .out("params", describeParamSizes(handle));
   return finish(call, error);
 }
 

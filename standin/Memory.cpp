@@ -133,10 +133,23 @@ void Arena::release(uintptr_t address, uint64_t bytes) {
 //===----------------------------------------------------------------------===//
 
 bool HostMappings::covers(uintptr_t begin, uint64_t bytes, bool write) {
-  if (coversLoaded(begin, bytes, write))
+  // The copy read last may be out of date: mincore fails with ENOMEM where
+  // a page is no longer mapped.
+  if (coversLoaded(begin, bytes, write) && isMapped(begin, bytes))
     return true;
   reload();
   return coversLoaded(begin, bytes, write);
+}
+
+bool HostMappings::isMapped(uintptr_t begin, uint64_t bytes) {
+  if (bytes == 0)
+    return true;
+  uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t first = begin / page * page;
+  uint64_t length = begin + bytes - first;
+  residency.resize((length + page - 1) / page);
+  return mincore(reinterpret_cast<void *>(first), length, residency.data()) ==
+         0;
 }
 
 bool HostMappings::coversLoaded(uintptr_t begin, uint64_t bytes,

@@ -95,8 +95,11 @@ private:
     bool readable, writable;
   };
   bool coversLoaded(uintptr_t begin, uint64_t bytes, bool write) const;
+  /// Whether every page of the range is still mapped.
+  bool isMapped(uintptr_t begin, uint64_t bytes);
   void reload();
   std::vector<Mapping> mappings;
+  std::vector<unsigned char> residency;
 };
 
 enum class MemoryKind { Device, Managed, Registered, Host };

@@ -40,6 +40,12 @@ KINDS = [
 CONVENTION = ("GB/s = 1e9 bytes/s; device-to-device bytes counted once "
               "(bandwidthTest counts them twice)")
 
+# A device whose name has this is gpu-runner's driver stand-in
+# (GPU_RUNNER_CUDA_DRIVER), which copies host memory on host threads.
+STANDIN_MARK = "stand-in"
+STANDIN_NOTE = ("these figures are of the driver stand-in, which copies host "
+                "memory: they check the harness, and say nothing of a GPU")
+
 # The environment memcpy.mlir and the baselines read (see README.md).
 FULL = {
     "MEMCPY_BENCH_MIN_BYTES": 4096,
@@ -388,6 +394,8 @@ def main():
            "%d rounds" % rounds))
     print(CONVENTION + "; each figure the median of %d samples a side" %
           (rounds * params["MEMCPY_BENCH_SAMPLES"]))
+    if STANDIN_MARK in device:
+        print(STANDIN_NOTE)
     print()
     print("%-13s %9s %7s %12s %12s %12s" %
           ("kind", "size", "copies", "ours GB/s", "native GB/s",
@@ -441,6 +449,7 @@ def main():
             "rounds": rounds,
             "parameters": params,
             "convention": CONVENTION,
+            "note": STANDIN_NOTE if STANDIN_MARK in device else "",
             "rows": rows,
             "targets": [{"target": what, "measured": measured, "met": met}
                         for what, measured, met in targets],

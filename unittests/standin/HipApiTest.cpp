@@ -1,0 +1,186 @@
+//===- HipApiTest.cpp - The HIP stand-in's rules, call by call ------------===//
+//
+// What the HIP runtime API documents differently from CUDA's driver API:
+// its codes, its zero-size allocations, its copy kinds and pitches. The
+// semantics both share (streams, events, memory) are CudaApiTest.cpp's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "unittests/standin/StandinTestSupport.h"
+
+#include <hip/hip_runtime_api.h>
+
+#include <cstring>
+#include <thread>
+#include <vector>
+
+using namespace gpu_runner::test;
+
+namespace {
+
+void *allocate(size_t bytes) {
+  void *pointer = nullptr;
+  REQUIRE(hipMalloc(&pointer, bytes) == hipSuccess);
+  return pointer;
+}
+
+} // namespace
+
+TEST_CASE("HIP's errors have names and descriptions", "[standin][hip]") {
+  CHECK(std::string(hipGetErrorName(hipErrorInvalidValue)) ==
+        "hipErrorInvalidValue");
+  // Two names share 400: the first the header gives is the one returned.
+  CHECK(std::string(hipGetErrorName(hipErrorInvalidResourceHandle)) ==
+        "hipErrorInvalidHandle");
+  CHECK(std::string(hipGetErrorString(hipErrorOutOfMemory)) == "out of memory");
+  CHECK(std::string(hipGetErrorName(static_cast<hipError_t>(123456))) ==
+        "hipErrorUnknown");
+}
+
+TEST_CASE("HIP starts itself, on device 0 in each thread", "[standin][hip]") {
+  // hip_runtime_api.h, hipInit: "Most HIP APIs implicitly initialize the HIP
+  // runtime"; "The default device is stored in thread-local-storage for
+  // each thread."
+  std::thread([] {
+    int device = -1;
+    CHECK(hipGetDevice(&device) == hipSuccess);
+    CHECK(device == 0);
+    void *pointer = allocate(16);
+    CHECK(hipFree(pointer) == hipSuccess);
+    CHECK(hipSetDevice(2) == hipErrorInvalidDevice);
+    CHECK(hipSetDevice(1) == hipSuccess);
+    CHECK(hipGetDevice(&device) == hipSuccess);
+    CHECK(device == 1);
+  }).join();
+  CHECK(hipInit(1) == hipErrorInvalidValue);
+  CHECK(hipInit(0) == hipSuccess);
+}
+
+TEST_CASE("HIP allocations of zero bytes, and frees of bad pointers",
+          "[standin][hip]") {
+  // hipMalloc: "If size is 0, no memory is allocated, *ptr returns nullptr,
+  // and hipSuccess is returned."
+  void *pointer = &pointer;
+  CHECK(hipMalloc(&pointer, 0) == hipSuccess);
+  CHECK(pointer == nullptr);
+  CHECK(hipMallocManaged(&pointer, 0, hipMemAttachGlobal) ==
+        hipErrorInvalidValue);
+  CHECK(hipMallocManaged(&pointer, 16, 0) == hipErrorInvalidValue);
+  // hipFree: "If pointer is NULL, the hip runtime is initialized and
+  // hipSuccess is returned"; an invalid one is hipErrorInvalidDevicePointer.
+  CHECK(hipFree(nullptr) == hipSuccess);
+  int host = 0;
+  CHECK(hipFree(&host) == hipErrorInvalidDevicePointer);
+  void *memory = allocate(64);
+  CHECK(hipFree(memory) == hipSuccess);
+  CHECK(hipFree(memory) == hipErrorInvalidDevicePointer);
+}
+
+TEST_CASE("HIP copies match their kind, and pitches their widths",
+          "[standin][hip]") {
+  char *device = static_cast<char *>(allocate(64));
+  std::vector<char> host(64, 3), back(64, 0);
+  // hipMemcpy: "Calling hipMemcpy with dst and src pointers that do not
+  // match the hipMemcpyKind results in undefined behavior": refused here.
+  CHECK(hipMemcpyAsync(device, host.data(), 64, hipMemcpyDeviceToHost,
+                       nullptr) == hipErrorInvalidMemcpyDirection);
+  CHECK(hipMemcpyAsync(device, host.data(), 64,
+                       static_cast<hipMemcpyKind>(9),
+                       nullptr) == hipErrorInvalidMemcpyDirection);
+  REQUIRE(hipMemcpyAsync(device, host.data(), 64, hipMemcpyHostToDevice,
+                         nullptr) == hipSuccess);
+  // As cudaMemcpy2D: "width must not exceed either dpitch or spitch".
+  CHECK(hipMemcpy2DAsync(back.data(), 16, device, 8, 12, 2, hipMemcpyDefault,
+                         nullptr) == hipErrorInvalidPitchValue);
+  REQUIRE(hipMemcpy2DAsync(back.data(), 16, device, 12, 12, 2,
+                           hipMemcpyDeviceToHost, nullptr) == hipSuccess);
+  REQUIRE(hipStreamSynchronize(nullptr) == hipSuccess);
+  CHECK(back[0] == 3);
+  CHECK(back[11] == 3);
+  CHECK(back[12] == 0);
+  CHECK(back[16] == 3);
+
+  // 3-D: pointers only; the region within each pitched pointer's width.
+  hipMemcpy3DParms params;
+  std::memset(&params, 0, sizeof(params));
+  params.srcPtr = make_hipPitchedPtr(device, 8, 8, 4);
+  params.dstPtr = make_hipPitchedPtr(back.data(), 4, 4, 2);
+  params.srcPos = make_hipPos(2, 1, 0);
+  params.extent = make_hipExtent(4, 2, 2);
+  params.kind = hipMemcpyDefault;
+  REQUIRE(hipMemcpy3DAsync(&params, nullptr) == hipSuccess);
+  hipMemcpy3DParms bad = params;
+  bad.srcArray = reinterpret_cast<hipArray_t>(&bad);
+  CHECK(hipMemcpy3DAsync(&bad, nullptr) == hipErrorInvalidValue);
+  bad = params;
+  bad.srcPos.x = 6;
+  CHECK(hipMemcpy3DAsync(&bad, nullptr) == hipErrorInvalidValue);
+  REQUIRE(hipStreamSynchronize(nullptr) == hipSuccess);
+  REQUIRE(hipFree(device) == hipSuccess);
+}
+
+TEST_CASE("HIP memsets, registration and events keep their rules",
+          "[standin][hip]") {
+  char *device = static_cast<char *>(allocate(64));
+  CHECK(hipMemset2DAsync(device, 4, 1, 8, 2, nullptr) ==
+        hipErrorInvalidPitchValue);
+  REQUIRE(hipMemset2DAsync(device, 16, 1, 8, 2, nullptr) == hipSuccess);
+  CHECK(hipMemsetD32Async(device + 2, 1, 2, nullptr) == hipErrorInvalidValue);
+
+  std::vector<char> buffer(256);
+  REQUIRE(hipHostRegister(buffer.data(), 256, hipHostRegisterDefault) ==
+          hipSuccess);
+  CHECK(hipHostRegister(buffer.data(), 256, 0) ==
+        hipErrorHostMemoryAlreadyRegistered);
+  CHECK(hipHostRegister(buffer.data(), 256, hipHostRegisterIoMemory) ==
+        hipErrorInvalidValue);
+  CHECK(hipHostUnregister(buffer.data() + 1) ==
+        hipErrorHostMemoryNotRegistered);
+  REQUIRE(hipHostUnregister(buffer.data()) == hipSuccess);
+
+  hipEvent_t timed = nullptr, untimed = nullptr;
+  REQUIRE(hipEventCreateWithFlags(&timed, hipEventDefault) == hipSuccess);
+  REQUIRE(hipEventCreateWithFlags(&untimed, hipEventDisableTiming) ==
+          hipSuccess);
+  CHECK(hipEventCreateWithFlags(&untimed, hipEventInterprocess) ==
+        hipErrorInvalidValue);
+  float ms = 0;
+  // hipEventElapsedTime: "If hipEventRecord() has not been called on either
+  // event, then hipErrorInvalidHandle is returned."
+  CHECK(hipEventElapsedTime(&ms, timed, untimed) == hipErrorInvalidHandle);
+  REQUIRE(hipEventRecord(timed, nullptr) == hipSuccess);
+  REQUIRE(hipEventRecord(untimed, nullptr) == hipSuccess);
+  REQUIRE(hipEventSynchronize(untimed) == hipSuccess);
+  CHECK(hipEventElapsedTime(&ms, timed, untimed) == hipErrorInvalidHandle);
+  CHECK(hipEventElapsedTime(&ms, timed, timed) == hipSuccess);
+  CHECK(ms == 0.0f);
+  hipStream_t stream = nullptr;
+  CHECK(hipStreamCreateWithFlags(&stream, 2) == hipErrorInvalidValue);
+  REQUIRE(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking) ==
+          hipSuccess);
+  CHECK(hipStreamWaitEvent(stream, timed, 1) == hipErrorInvalidValue);
+  REQUIRE(hipStreamWaitEvent(stream, timed, 0) == hipSuccess);
+  REQUIRE(hipStreamDestroy(stream) == hipSuccess);
+  CHECK(hipStreamDestroy(stream) == hipErrorInvalidHandle);
+  REQUIRE(hipEventDestroy(timed) == hipSuccess);
+  REQUIRE(hipEventDestroy(untimed) == hipSuccess);
+  REQUIRE(hipDeviceSynchronize() == hipSuccess);
+  REQUIRE(hipFree(device) == hipSuccess);
+}
+
+TEST_CASE("HIP modules and launches", "[standin][hip]") {
+  hipModule_t module = nullptr;
+  const char garbage[] = "neither a code object nor an offload bundle";
+  CHECK(hipModuleLoadData(&module, garbage) == hipErrorInvalidKernelFile);
+  // An offload bundle with nothing for gfx90a.
+  std::string bundle = "__CLANG_OFFLOAD_BUNDLE__";
+  bundle.append(8, '\0');
+  CHECK(hipModuleLoadData(&module, bundle.data()) == hipErrorNoBinaryForGpu);
+  // hipModuleLaunchKernel: "HIP does not support kernel launch with total
+  // work items defined in dimension with size gridDim x blockDim >= 2^32."
+  CHECK(hipModuleLaunchKernel(nullptr, 1u << 23, 1, 1, 1024, 1, 1, 0, nullptr,
+                              nullptr, nullptr) ==
+        hipErrorInvalidConfiguration);
+  CHECK(hipModuleLaunchKernel(nullptr, 1, 1, 1, 64, 1, 1, 0, nullptr, nullptr,
+                              nullptr) == hipErrorInvalidHandle);
+}

@@ -1,0 +1,163 @@
+//===- ImagesTest.cpp - Module images as the stand-in reads them ----------===//
+
+#include "standin/Images.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace gpu_runner::standin;
+
+namespace {
+
+bool anything(const void *, uint64_t) { return true; }
+
+/// A fatbin container of the given entries: kind 1 (PTX) or 2 (ELF), the
+/// chip, the payload.
+struct Entry {
+  uint16_t kind;
+  uint32_t arch;
+  std::string payload;
+  uint64_t flags = 0x11;
+};
+
+template <typename T> void append(std::string &out, T value) {
+  out.append(reinterpret_cast<const char *>(&value), sizeof(T));
+}
+
+std::string makeFatbin(const std::vector<Entry> &entries) {
+  std::string body;
+  for (const Entry &entry : entries) {
+    std::string payload = entry.payload;
+    payload.resize((payload.size() + 7) / 8 * 8, '\0');
+    std::string header;
+    append<uint16_t>(header, entry.kind);
+    append<uint16_t>(header, 0x0101);
+    append<uint32_t>(header, 64);
+    append<uint64_t>(header, payload.size());
+    append<uint32_t>(header, 0);
+    append<uint32_t>(header, 0);
+    append<uint16_t>(header, 8);
+    append<uint16_t>(header, 1);
+    append<uint32_t>(header, entry.arch);
+    append<uint32_t>(header, 0);
+    append<uint32_t>(header, 0);
+    append<uint64_t>(header, entry.flags);
+    header.resize(64, '\0');
+    body += header + payload;
+  }
+  std::string fatbin;
+  append<uint32_t>(fatbin, 0xBA55ED50);
+  append<uint16_t>(fatbin, 1);
+  append<uint16_t>(fatbin, 16);
+  append<uint64_t>(fatbin, body.size());
+  return fatbin + body;
+}
+
+const char *const kPtx = R"(
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry first(
+	.param .u64 first_param_0,
+	.param .u32 first_param_1
+)
+{ ret; }
+.visible .entry second(
+	.param .align 8 .b8 second_param_0[24]
+)
+{ ret; }
+)";
+
+} // namespace
+
+TEST_CASE("PTX gives its kernels, their parameters and its target",
+          "[standin]") {
+  int target = 0;
+  std::vector<KernelInfo> kernels;
+  REQUIRE(readPtx(kPtx, target, kernels));
+  CHECK(target == 80);
+  REQUIRE(kernels.size() == 2);
+  CHECK(kernels[0].name == "first");
+  CHECK(kernels[0].paramSizes == std::vector<uint32_t>{8, 4});
+  CHECK(kernels[1].name == "second");
+  CHECK(kernels[1].paramSizes == std::vector<uint32_t>{24});
+  CHECK_FALSE(readPtx("not ptx", target, kernels));
+}
+
+TEST_CASE("a CUDA image is PTX, a cubin or a fatbin, or invalid",
+          "[standin]") {
+  ImageInfo info;
+  std::string log;
+  CHECK(readCudaImage(kPtx, 90, anything, info, log) == Error::Success);
+  CHECK(info.format == "PTX");
+  CHECK(info.namesKnown);
+  REQUIRE(info.find("second"));
+  CHECK_FALSE(info.find("third"));
+
+  // PTX for a newer chip cannot be compiled for this one.
+  std::string newer = std::string(kPtx).replace(
+      std::string(kPtx).find("sm_80"), 5, "sm_100");
+  CHECK(readCudaImage(newer.c_str(), 90, anything, info, log) ==
+        Error::InvalidPtx);
+  CHECK(log == "ptxas: the PTX targets sm_100, newer than the device's sm_90");
+
+  const char garbage[] = "\x12\x34\x56\x78 nothing a driver loads";
+  CHECK(readCudaImage(garbage, 90, anything, info, log) ==
+        Error::InvalidImage);
+  // Bytes the stand-in may not read are never read.
+  CHECK(readCudaImage(kPtx, 90, [](const void *, uint64_t) { return false; },
+                      info, log) == Error::InvalidValue);
+}
+
+TEST_CASE("a fatbin's entry is chosen by the CUDA compatibility rules",
+          "[standin]") {
+  ImageInfo info;
+  std::string log;
+  // A cubin only for a newer chip, and PTX only for a newer one: nothing.
+  std::string newer = makeFatbin({{2, 100, "\x7f" "ELF"}, {1, 100, kPtx}});
+  CHECK(readCudaImage(newer.data(), 90, anything, info, log) ==
+        Error::NoBinaryForGpu);
+  CHECK(log == "the fatbin has code for sm_100, PTX for sm_100, none of it "
+               "for the device's sm_90");
+  // A cubin of another major version is no good, but older PTX is
+  // compiled for the device.
+  std::string older = makeFatbin({{2, 80, "\x7f" "ELF"}, {1, 80, kPtx}});
+  REQUIRE(readCudaImage(older.data(), 90, anything, info, log) ==
+          Error::Success);
+  CHECK(info.format == "fatbin");
+  CHECK(info.namesKnown);
+  CHECK(info.find("first"));
+  // A compressed entry is not read: any name will do.
+  std::string compressed = makeFatbin({{1, 90, "zstd bytes", 0x8011}});
+  REQUIRE(readCudaImage(compressed.data(), 90, anything, info, log) ==
+          Error::Success);
+  CHECK_FALSE(info.namesKnown);
+  // Entries that run past the container's end.
+  std::string truncated = makeFatbin({{1, 90, kPtx}});
+  uint64_t shorter = 40;
+  std::memcpy(&truncated[8], &shorter, sizeof(shorter));
+  CHECK(readCudaImage(truncated.data(), 90, anything, info, log) ==
+        Error::InvalidImage);
+  // A bad cubin inside is an invalid image.
+  std::string badCubin = makeFatbin({{2, 90, "\x7f" "ELF and no more"}});
+  CHECK(readCudaImage(badCubin.data(), 90, anything, info, log) ==
+        Error::InvalidImage);
+}
+
+TEST_CASE("an AMDGPU image is a code object or an offload bundle",
+          "[standin]") {
+  ImageInfo info;
+  std::string log;
+  const char garbage[] = "this is no code object at all, nor a bundle";
+  CHECK(readAmdgpuImage(garbage, "gfx90a", anything, info, log) ==
+        Error::InvalidImage);
+  std::string bundle = "__CLANG_OFFLOAD_BUNDLE__";
+  append<uint64_t>(bundle, 0);
+  CHECK(readAmdgpuImage(bundle.data(), "gfx90a", anything, info, log) ==
+        Error::NoBinaryForGpu);
+  CHECK(log == "the offload bundle has no entries, none for the device's "
+               "gfx90a");
+}
