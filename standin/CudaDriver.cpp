@@ -94,16 +94,18 @@ const char *getKnownDescription(CUresult code) {
 const char *getDescription(CUresult code) {
   if (const char *known = getKnownDescription(code))
     return known;
-  static std::mutex mutex;
-  static std::map<int, std::string> made;
-  std::lock_guard<std::mutex> lock(mutex);
+  // Never destroyed, as everything the library keeps: programs may call
+  // in while the process exits.
+  static auto *mutex = new std::mutex();
+  static auto *made = new std::map<int, std::string>();
+  std::lock_guard<std::mutex> lock(*mutex);
   for (const ErrorEntry &entry : kErrors) {
     if (entry.code != code)
       continue;
     std::string text = entry.name + std::strlen("CUDA_ERROR_");
     for (char &c : text)
       c = c == '_' ? ' ' : static_cast<char>(std::tolower(c));
-    return made.emplace(code, text).first->second.c_str();
+    return made->emplace(code, text).first->second.c_str();
   }
   return nullptr;
 }
@@ -189,7 +191,7 @@ public:
 
 /// An H200's attributes, as far as the driver's users ask for them.
 const std::map<CUdevice_attribute, int> &getAttributes() {
-  static const std::map<CUdevice_attribute, int> attributes = {
+  static const auto *attributes = new std::map<CUdevice_attribute, int>{
       {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024},
       {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 1024},
       {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 1024},
@@ -226,7 +228,7 @@ const std::map<CUdevice_attribute, int> &getAttributes() {
       {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 232448},
       {CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH, 1},
   };
-  return attributes;
+  return *attributes;
 }
 
 DeviceLimits getLimits() {
@@ -400,8 +402,8 @@ CUresult launch(Call &call, CUfunction f, const LaunchRequest &request,
 namespace gpu_runner {
 namespace standin {
 const Vendor &getVendor() {
-  static const CudaVendor vendor;
-  return vendor;
+  static const CudaVendor *vendor = new CudaVendor();
+  return *vendor;
 }
 } // namespace standin
 } // namespace gpu_runner

@@ -85,9 +85,11 @@ const char *getKnownDescription(hipError_t code) {
 const char *getDescription(hipError_t code) {
   if (const char *known = getKnownDescription(code))
     return known;
-  static std::mutex mutex;
-  static std::map<int, std::string> made;
-  std::lock_guard<std::mutex> lock(mutex);
+  // Never destroyed, as everything the library keeps: programs may call
+  // in while the process exits.
+  static auto *mutex = new std::mutex();
+  static auto *made = new std::map<int, std::string>();
+  std::lock_guard<std::mutex> lock(*mutex);
   for (const ErrorEntry &entry : kErrors) {
     if (entry.code != code)
       continue;
@@ -97,7 +99,7 @@ const char *getDescription(hipError_t code) {
         text += ' ';
       text += static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
     }
-    return made.emplace(code, text).first->second.c_str();
+    return made->emplace(code, text).first->second.c_str();
   }
   return nullptr;
 }
@@ -167,7 +169,7 @@ public:
 
 /// An MI210's attributes, as far as the runtime's users ask for them.
 const std::map<hipDeviceAttribute_t, int> &getAttributes() {
-  static const std::map<hipDeviceAttribute_t, int> attributes = {
+  static const auto *attributes = new std::map<hipDeviceAttribute_t, int>{
       {hipDeviceAttributeMaxThreadsPerBlock, 1024},
       {hipDeviceAttributeMaxBlockDimX, 1024},
       {hipDeviceAttributeMaxBlockDimY, 1024},
@@ -200,7 +202,7 @@ const std::map<hipDeviceAttribute_t, int> &getAttributes() {
       {hipDeviceAttributeUnifiedAddressing, 1},
       {hipDeviceAttributeTextureAlignment, 256},
   };
-  return attributes;
+  return *attributes;
 }
 
 DeviceLimits getLimits() {
@@ -309,8 +311,8 @@ hipError_t memsetAsync(const char *entry, void *dst, uint64_t value,
 namespace gpu_runner {
 namespace standin {
 const Vendor &getVendor() {
-  static const HipVendor vendor;
-  return vendor;
+  static const HipVendor *vendor = new HipVendor();
+  return *vendor;
 }
 } // namespace standin
 } // namespace gpu_runner

@@ -289,7 +289,7 @@ Error readFatbin(const char *image, int arch, const CanRead &canRead,
 
 /// AMDGPU chips by the EF_AMDGPU_MACH value of their code objects.
 const std::map<std::string, unsigned> &getAmdgpuMachines() {
-  static const std::map<std::string, unsigned> machines = {
+  static const auto *machines = new std::map<std::string, unsigned>{
       {"gfx900", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX900},
       {"gfx906", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX906},
       {"gfx908", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX908},
@@ -299,7 +299,7 @@ const std::map<std::string, unsigned> &getAmdgpuMachines() {
       {"gfx1030", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1030},
       {"gfx1100", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1100},
   };
-  return machines;
+  return *machines;
 }
 
 std::string getAmdgpuChip(unsigned machine) {
@@ -418,13 +418,13 @@ bool readPtx(const std::string &text, int &targetArch,
   if (text.find(".version") == std::string::npos)
     return false;
   targetArch = 0;
-  static const std::regex target(R"(\.target\s+sm_(\d+))");
+  static const auto &target = *new std::regex(R"(\.target\s+sm_(\d+))");
   std::smatch match;
   if (std::regex_search(text, match, target))
     targetArch = std::stoi(match[1]);
   // `.entry name ( .param .u64 a, .param .align 8 .b8 b[16] )`
-  static const std::regex entry(R"(\.entry\s+([A-Za-z_$%][\w$%]*)\s*\(([^)]*)\))");
-  static const std::regex param(
+  static const auto &entry = *new std::regex(R"(\.entry\s+([A-Za-z_$%][\w$%]*)\s*\(([^)]*)\))");
+  static const auto &param = *new std::regex(
       R"(\.param\s+(?:\.align\s+\d+\s+)?\.[a-z]+?(\d+)\b[^,\[]*?(?:\[(\d+)\])?\s*(?:,|$))");
   kernels.clear();
   for (auto it = std::sregex_iterator(text.begin(), text.end(), entry);
