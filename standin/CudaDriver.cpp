@@ -32,52 +32,58 @@ namespace {
 constexpr int kArch = 90;
 constexpr const char *kDeviceName = "gpu-runner CUDA driver stand-in";
 
-/// The error codes of cuda.h, by name, in the order it declares them.
-struct ErrorEntry {
-  CUresult code;
-  const char *name;
-};
-constexpr ErrorEntry kErrors[] = {
-#define GPU_RUNNER_CUDA_ERROR(NAME) {NAME, #NAME},
-#include "standin/CudaErrors.inc"
-#undef GPU_RUNNER_CUDA_ERROR
-};
-
 /// What cuGetErrorString says of the common codes: the driver's texts,
 /// which its runtime shares. Other codes are described by their names.
 const char *getKnownDescription(CUresult code) {
   switch (code) {
-  case CUDA_SUCCESS: return "no error";
-  case CUDA_ERROR_INVALID_VALUE: return "invalid argument";
-  case CUDA_ERROR_OUT_OF_MEMORY: return "out of memory";
-  case CUDA_ERROR_NOT_INITIALIZED: return "initialization error";
-  case CUDA_ERROR_DEINITIALIZED: return "driver shutting down";
-  case CUDA_ERROR_NO_DEVICE: return "no CUDA-capable device is detected";
-  case CUDA_ERROR_INVALID_DEVICE: return "invalid device ordinal";
-  case CUDA_ERROR_INVALID_IMAGE: return "device kernel image is invalid";
-  case CUDA_ERROR_INVALID_CONTEXT: return "invalid device context";
+  case CUDA_SUCCESS:
+    return "no error";
+  case CUDA_ERROR_INVALID_VALUE:
+    return "invalid argument";
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    return "out of memory";
+  case CUDA_ERROR_NOT_INITIALIZED:
+    return "initialization error";
+  case CUDA_ERROR_DEINITIALIZED:
+    return "driver shutting down";
+  case CUDA_ERROR_NO_DEVICE:
+    return "no CUDA-capable device is detected";
+  case CUDA_ERROR_INVALID_DEVICE:
+    return "invalid device ordinal";
+  case CUDA_ERROR_INVALID_IMAGE:
+    return "device kernel image is invalid";
+  case CUDA_ERROR_INVALID_CONTEXT:
+    return "invalid device context";
   case CUDA_ERROR_NO_BINARY_FOR_GPU:
     return "no kernel image is available for execution on the device";
-  case CUDA_ERROR_INVALID_PTX: return "a PTX JIT compilation failed";
-  case CUDA_ERROR_INVALID_HANDLE: return "invalid resource handle";
-  case CUDA_ERROR_NOT_FOUND: return "named symbol not found";
-  case CUDA_ERROR_NOT_READY: return "device not ready";
+  case CUDA_ERROR_INVALID_PTX:
+    return "a PTX JIT compilation failed";
+  case CUDA_ERROR_INVALID_HANDLE:
+    return "invalid resource handle";
+  case CUDA_ERROR_NOT_FOUND:
+    return "named symbol not found";
+  case CUDA_ERROR_NOT_READY:
+    return "device not ready";
   case CUDA_ERROR_ILLEGAL_ADDRESS:
     return "an illegal memory access was encountered";
   case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
     return "too many resources requested for launch";
   case CUDA_ERROR_LAUNCH_TIMEOUT:
     return "the launch timed out and was terminated";
-  case CUDA_ERROR_ASSERT: return "device-side assert triggered";
+  case CUDA_ERROR_ASSERT:
+    return "device-side assert triggered";
   case CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED:
     return "part or all of the requested memory range is already mapped";
   case CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED:
     return "pointer does not correspond to a registered memory region";
   case CUDA_ERROR_ILLEGAL_INSTRUCTION:
     return "an illegal instruction was encountered";
-  case CUDA_ERROR_MISALIGNED_ADDRESS: return "misaligned address";
-  case CUDA_ERROR_LAUNCH_FAILED: return "unspecified launch failure";
-  case CUDA_ERROR_NOT_PERMITTED: return "operation not permitted";
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+    return "misaligned address";
+  case CUDA_ERROR_LAUNCH_FAILED:
+    return "unspecified launch failure";
+  case CUDA_ERROR_NOT_PERMITTED:
+    return "operation not permitted";
   case CUDA_ERROR_NOT_SUPPORTED:
     // The stand-in's refusal of every launch.
     return "operation not supported: this is gpu-runner's CUDA driver "
@@ -85,86 +91,65 @@ const char *getKnownDescription(CUresult code) {
   case CUDA_ERROR_INVALID_CLUSTER_SIZE:
     return "a kernel launch error has occurred due to cluster "
            "misconfiguration";
-  case CUDA_ERROR_UNKNOWN: return "unknown error";
-  default: return nullptr;
+  case CUDA_ERROR_UNKNOWN:
+    return "unknown error";
+  default:
+    return nullptr;
   }
-}
-
-/// "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED" -> "peer access unsupported".
-const char *getDescription(CUresult code) {
-  if (const char *known = getKnownDescription(code))
-    return known;
-  // Never destroyed, as everything the library keeps: programs may call
-  // in while the process exits.
-  static auto *mutex = new std::mutex();
-  static auto *made = new std::map<int, std::string>();
-  std::lock_guard<std::mutex> lock(*mutex);
-  for (const ErrorEntry &entry : kErrors) {
-    if (entry.code != code)
-      continue;
-    std::string text = entry.name + std::strlen("CUDA_ERROR_");
-    for (char &c : text)
-      c = c == '_' ? ' ' : static_cast<char>(std::tolower(c));
-    return made->emplace(code, text).first->second.c_str();
-  }
-  return nullptr;
 }
 
 class CudaVendor final : public Vendor {
 public:
-  const char *getName() const override { return "CUDA driver"; }
+  CudaVendor()
+      : Vendor("CUDA driver", "cu", "CUDA_ERROR_",
+               reinterpret_cast<void *>(&cuInit),
+               {
+#define GPU_RUNNER_CUDA_ERROR(NAME) {NAME, #NAME},
+#include "standin/CudaErrors.inc"
+#undef GPU_RUNNER_CUDA_ERROR
+               }) {
+  }
   int getCode(Error error) const override {
     switch (error) {
-    case Error::Success: return CUDA_SUCCESS;
+    case Error::Success:
+      return CUDA_SUCCESS;
     case Error::InvalidValue:
     case Error::InvalidPitch:
     case Error::InvalidMemcpyDirection:
-    case Error::InvalidConfiguration: return CUDA_ERROR_INVALID_VALUE;
-    case Error::OutOfMemory: return CUDA_ERROR_OUT_OF_MEMORY;
-    case Error::NotInitialized: return CUDA_ERROR_NOT_INITIALIZED;
-    case Error::InvalidContext: return CUDA_ERROR_INVALID_CONTEXT;
-    case Error::InvalidDevice: return CUDA_ERROR_INVALID_DEVICE;
-    case Error::InvalidHandle: return CUDA_ERROR_INVALID_HANDLE;
-    case Error::NotReady: return CUDA_ERROR_NOT_READY;
-    case Error::NotFound: return CUDA_ERROR_NOT_FOUND;
-    case Error::InvalidImage: return CUDA_ERROR_INVALID_IMAGE;
-    case Error::NoBinaryForGpu: return CUDA_ERROR_NO_BINARY_FOR_GPU;
-    case Error::InvalidPtx: return CUDA_ERROR_INVALID_PTX;
+    case Error::InvalidConfiguration:
+      return CUDA_ERROR_INVALID_VALUE;
+    case Error::OutOfMemory:
+      return CUDA_ERROR_OUT_OF_MEMORY;
+    case Error::NotInitialized:
+      return CUDA_ERROR_NOT_INITIALIZED;
+    case Error::InvalidContext:
+      return CUDA_ERROR_INVALID_CONTEXT;
+    case Error::InvalidDevice:
+      return CUDA_ERROR_INVALID_DEVICE;
+    case Error::InvalidHandle:
+      return CUDA_ERROR_INVALID_HANDLE;
+    case Error::NotReady:
+      return CUDA_ERROR_NOT_READY;
+    case Error::NotFound:
+      return CUDA_ERROR_NOT_FOUND;
+    case Error::InvalidImage:
+      return CUDA_ERROR_INVALID_IMAGE;
+    case Error::NoBinaryForGpu:
+      return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    case Error::InvalidPtx:
+      return CUDA_ERROR_INVALID_PTX;
     case Error::HostMemoryAlreadyRegistered:
       return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
     case Error::HostMemoryNotRegistered:
       return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
-    case Error::LaunchOutOfResources: return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-    case Error::InvalidClusterSize: return CUDA_ERROR_INVALID_CLUSTER_SIZE;
-    case Error::KernelsNotRun: return CUDA_ERROR_NOT_SUPPORTED;
+    case Error::LaunchOutOfResources:
+      return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    case Error::InvalidClusterSize:
+      return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+    case Error::KernelsNotRun:
+      return CUDA_ERROR_NOT_SUPPORTED;
     }
     return CUDA_ERROR_UNKNOWN;
-  }
-  const char *getErrorName(int code) const override {
-    for (const ErrorEntry &entry : kErrors)
-      if (entry.code == code)
-        return entry.name;
-    return nullptr;
-  }
-  bool getCodeByName(const std::string &name, int &code) const override {
-    for (const ErrorEntry &entry : kErrors)
-      if (name == entry.name) {
-        code = entry.code;
-        return true;
-      }
-    return false;
-  }
-  bool isEntryPoint(const std::string &name) const override {
-    // What the library exports is what dlsym finds in it.
-    Dl_info info;
-    if (name.compare(0, 2, "cu") != 0 ||
-        !dladdr(reinterpret_cast<void *>(&cuInit), &info))
-      return false;
-    void *self = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
-    bool found = self && dlsym(self, name.c_str());
-    if (self)
-      dlclose(self);
-    return found;
   }
   bool isSticky(int code) const override {
     // cuda.h: each of these "leaves the process in an inconsistent state
@@ -272,10 +257,14 @@ CUdeviceptr addressOf(const void *pointer) {
 
 const char *getMemoryTypeName(CUmemorytype type) {
   switch (type) {
-  case CU_MEMORYTYPE_HOST: return "HOST";
-  case CU_MEMORYTYPE_DEVICE: return "DEVICE";
-  case CU_MEMORYTYPE_ARRAY: return "ARRAY";
-  case CU_MEMORYTYPE_UNIFIED: return "UNIFIED";
+  case CU_MEMORYTYPE_HOST:
+    return "HOST";
+  case CU_MEMORYTYPE_DEVICE:
+    return "DEVICE";
+  case CU_MEMORYTYPE_ARRAY:
+    return "ARRAY";
+  case CU_MEMORYTYPE_UNIFIED:
+    return "UNIFIED";
   }
   return "invalid";
 }
@@ -309,8 +298,8 @@ std::string describeSide(const char *prefix, CUmemorytype type,
                          const void *host, CUdeviceptr device, size_t x,
                          size_t y, size_t z, size_t pitch, size_t height,
                          bool is3d) {
-  std::string text = std::string(prefix) + "MemoryType=" +
-                     getMemoryTypeName(type) + ", " + prefix;
+  std::string text = std::string(prefix) +
+                     "MemoryType=" + getMemoryTypeName(type) + ", " + prefix;
   if (type == CU_MEMORYTYPE_HOST)
     text += "Host=" + driver().describePointer(host);
   else
@@ -365,7 +354,10 @@ CUresult memsetAsync(const char *entry, CUdeviceptr dst, uint64_t value,
                      unsigned size, size_t count, CUstream stream) {
   Call call(entry);
   call.argPointer("dstDevice", pointerOf(dst))
-      .argText(size == 1 ? "uc" : size == 2 ? "us" : "ui", hex(value))
+      .argText(size == 1   ? "uc"
+               : size == 2 ? "us"
+                           : "ui",
+               hex(value))
       .arg("N", count)
       .argHandle("hStream", HandleKind::Stream, stream);
   ENTER(call, Context);
@@ -378,7 +370,10 @@ CUresult memset2DAsync(const char *entry, CUdeviceptr dst, size_t pitch,
   Call call(entry);
   call.argPointer("dstDevice", pointerOf(dst))
       .arg("dstPitch", pitch)
-      .argText(size == 1 ? "uc" : size == 2 ? "us" : "ui", hex(value))
+      .argText(size == 1   ? "uc"
+               : size == 2 ? "us"
+                           : "ui",
+               hex(value))
       .arg("Width", width)
       .arg("Height", height)
       .argHandle("hStream", HandleKind::Stream, stream);
@@ -452,7 +447,9 @@ CUresult cuGetErrorString(CUresult error, const char **pStr) {
   ENTER(call, Nothing);
   if (!pStr)
     return fail(call, Error::InvalidValue);
-  *pStr = getDescription(error);
+  *pStr = getKnownDescription(error);
+  if (!*pStr)
+    *pStr = getVendor().describeByName(error);
   return finish(call, *pStr ? Error::Success : Error::InvalidValue);
 }
 
@@ -571,8 +568,8 @@ CUresult cuCtxGetCurrent(CUcontext *pctx) {
     return fail(call, Error::InvalidValue);
   int device = driver().getCurrentDevice();
   *pctx = device >= 0 && driver().isContextActive(device)
-              ? static_cast<CUcontext>(Driver::makeHandle(
-                    HandleKind::Context, uint64_t(device) + 1))
+              ? static_cast<CUcontext>(Driver::makeHandle(HandleKind::Context,
+                                                          uint64_t(device) + 1))
               : nullptr;
   return finish(call, Error::Success);
 }
@@ -596,32 +593,28 @@ CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
   if (!phStream || (Flags & ~unsigned(CU_STREAM_NON_BLOCKING)))
     return fail(call, Error::InvalidValue);
   void *handle = nullptr;
-  Error error =
-      driver().createStream(Flags & CU_STREAM_NON_BLOCKING, handle);
+  Error error = driver().createStream(Flags & CU_STREAM_NON_BLOCKING, handle);
   *phStream = static_cast<CUstream>(handle);
   call.out("*phStream", driver().describeHandle(HandleKind::Stream, handle));
   return finish(call, error);
 }
 
 CUresult cuStreamDestroy(CUstream hStream) {
-  Call call("cuStreamDestroy_v2");
-  call.argHandle("hStream", HandleKind::Stream, hStream);
-  ENTER(call, Context);
-  return finish(call, driver().destroyStream(hStream));
+  return static_cast<CUresult>(callOnHandle("cuStreamDestroy_v2", "hStream",
+                                            HandleKind::Stream, hStream,
+                                            &Driver::destroyStream));
 }
 
 CUresult cuStreamQuery(CUstream hStream) {
-  Call call("cuStreamQuery");
-  call.argHandle("hStream", HandleKind::Stream, hStream);
-  ENTER(call, Context);
-  return finish(call, driver().queryStream(hStream));
+  return static_cast<CUresult>(callOnHandle("cuStreamQuery", "hStream",
+                                            HandleKind::Stream, hStream,
+                                            &Driver::queryStream));
 }
 
 CUresult cuStreamSynchronize(CUstream hStream) {
-  Call call("cuStreamSynchronize");
-  call.argHandle("hStream", HandleKind::Stream, hStream);
-  ENTER(call, Context);
-  return finish(call, driver().synchronizeStream(hStream));
+  return static_cast<CUresult>(callOnHandle("cuStreamSynchronize", "hStream",
+                                            HandleKind::Stream, hStream,
+                                            &Driver::synchronizeStream));
 }
 
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
@@ -644,26 +637,25 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
   Call call("cuEventCreate");
   call.arg("Flags", Flags);
   ENTER(call, Context);
-  unsigned known = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING |
-                   CU_EVENT_INTERPROCESS;
+  unsigned known =
+      CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
   // cuda.h, cuEventCreate: "CU_EVENT_INTERPROCESS must be specified along
   // with CU_EVENT_DISABLE_TIMING."
   if (!phEvent || (Flags & ~known) ||
       ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING)))
     return fail(call, Error::InvalidValue);
   void *handle = nullptr;
-  Error error = driver().createEvent(
-      Flags, !(Flags & CU_EVENT_DISABLE_TIMING), handle);
+  Error error =
+      driver().createEvent(Flags, !(Flags & CU_EVENT_DISABLE_TIMING), handle);
   *phEvent = static_cast<CUevent>(handle);
   call.out("*phEvent", driver().describeHandle(HandleKind::Event, handle));
   return finish(call, error);
 }
 
 CUresult cuEventDestroy(CUevent hEvent) {
-  Call call("cuEventDestroy_v2");
-  call.argHandle("hEvent", HandleKind::Event, hEvent);
-  ENTER(call, Context);
-  return finish(call, driver().destroyEvent(hEvent));
+  return static_cast<CUresult>(callOnHandle("cuEventDestroy_v2", "hEvent",
+                                            HandleKind::Event, hEvent,
+                                            &Driver::destroyEvent));
 }
 
 CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
@@ -675,17 +667,15 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
 }
 
 CUresult cuEventQuery(CUevent hEvent) {
-  Call call("cuEventQuery");
-  call.argHandle("hEvent", HandleKind::Event, hEvent);
-  ENTER(call, Context);
-  return finish(call, driver().queryEvent(hEvent));
+  return static_cast<CUresult>(callOnHandle("cuEventQuery", "hEvent",
+                                            HandleKind::Event, hEvent,
+                                            &Driver::queryEvent));
 }
 
 CUresult cuEventSynchronize(CUevent hEvent) {
-  Call call("cuEventSynchronize");
-  call.argHandle("hEvent", HandleKind::Event, hEvent);
-  ENTER(call, Context);
-  return finish(call, driver().synchronizeEvent(hEvent));
+  return static_cast<CUresult>(callOnHandle("cuEventSynchronize", "hEvent",
+                                            HandleKind::Event, hEvent,
+                                            &Driver::synchronizeEvent));
 }
 
 CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart,
@@ -852,8 +842,7 @@ CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream) {
   CopySide from, to;
   if (!readCopySide(pCopy->srcMemoryType, pCopy->srcHost, pCopy->srcDevice,
                     from) ||
-      !readCopySide(pCopy->dstMemoryType, pCopy->dstHost, pCopy->dstDevice,
-                    to))
+      !readCopySide(pCopy->dstMemoryType, pCopy->dstHost, pCopy->dstDevice, to))
     return fail(call, Error::InvalidValue);
   from.x = pCopy->srcXInBytes;
   from.y = pCopy->srcY;
@@ -877,13 +866,11 @@ CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream) {
         "{" +
             describeSide("src", pCopy->srcMemoryType, pCopy->srcHost,
                          pCopy->srcDevice, pCopy->srcXInBytes, pCopy->srcY,
-                         pCopy->srcZ, pCopy->srcPitch, pCopy->srcHeight,
-                         true) +
+                         pCopy->srcZ, pCopy->srcPitch, pCopy->srcHeight, true) +
             ", " +
             describeSide("dst", pCopy->dstMemoryType, pCopy->dstHost,
                          pCopy->dstDevice, pCopy->dstXInBytes, pCopy->dstY,
-                         pCopy->dstZ, pCopy->dstPitch, pCopy->dstHeight,
-                         true) +
+                         pCopy->dstZ, pCopy->dstPitch, pCopy->dstHeight, true) +
             ", WidthInBytes=" + std::to_string(pCopy->WidthInBytes) +
             ", Height=" + std::to_string(pCopy->Height) +
             ", Depth=" + std::to_string(pCopy->Depth) + "}");
@@ -898,8 +885,7 @@ CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream) {
   CopySide from, to;
   if (!readCopySide(pCopy->srcMemoryType, pCopy->srcHost, pCopy->srcDevice,
                     from) ||
-      !readCopySide(pCopy->dstMemoryType, pCopy->dstHost, pCopy->dstDevice,
-                    to))
+      !readCopySide(pCopy->dstMemoryType, pCopy->dstHost, pCopy->dstDevice, to))
     return fail(call, Error::InvalidValue);
   from.x = pCopy->srcXInBytes;
   from.y = pCopy->srcY;
@@ -945,15 +931,15 @@ CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch,
 CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch,
                             unsigned short us, size_t Width, size_t Height,
                             CUstream hStream) {
-  return memset2DAsync("cuMemsetD2D16Async", dstDevice, dstPitch, us, 2,
-                       Width, Height, hStream);
+  return memset2DAsync("cuMemsetD2D16Async", dstDevice, dstPitch, us, 2, Width,
+                       Height, hStream);
 }
 
 CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch,
                             unsigned int ui, size_t Width, size_t Height,
                             CUstream hStream) {
-  return memset2DAsync("cuMemsetD2D32Async", dstDevice, dstPitch, ui, 4,
-                       Width, Height, hStream);
+  return memset2DAsync("cuMemsetD2D32Async", dstDevice, dstPitch, ui, 4, Width,
+                       Height, hStream);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1013,15 +999,15 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
       size = reinterpret_cast<uintptr_t>(optionValues[i]);
   }
   if (buffer && size)
-    std::snprintf(buffer, size, "%s", result == CUDA_SUCCESS ? "" : log.c_str());
+    std::snprintf(buffer, size, "%s",
+                  result == CUDA_SUCCESS ? "" : log.c_str());
   return result;
 }
 
 CUresult cuModuleUnload(CUmodule hmod) {
-  Call call("cuModuleUnload");
-  call.argHandle("hmod", HandleKind::Module, hmod);
-  ENTER(call, Context);
-  return finish(call, driver().unloadModule(hmod));
+  return static_cast<CUresult>(callOnHandle("cuModuleUnload", "hmod",
+                                            HandleKind::Module, hmod,
+                                            &Driver::unloadModule));
 }
 
 CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod,
@@ -1074,7 +1060,8 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib,
       *pi = static_cast<int>(
           function.maxDynamicSharedBytes
               ? function.maxDynamicSharedBytes
-              : limits.maxSharedPerBlock - std::min(shared, limits.maxSharedPerBlock));
+              : limits.maxSharedPerBlock -
+                    std::min(shared, limits.maxSharedPerBlock));
       return Error::Success;
     default:
       return Error::InvalidValue;
@@ -1170,9 +1157,10 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
         .arg("numAttrs", config->numAttrs);
   call.argText("params", describeParams(kernelParams, extra));
   ENTER(call, Context);
-  if (!readable || (config->numAttrs &&
-                    !driver().canRead(config->attrs, config->numAttrs *
-                                                         sizeof(CUlaunchAttribute))))
+  if (!readable ||
+      (config->numAttrs &&
+       !driver().canRead(config->attrs,
+                         config->numAttrs * sizeof(CUlaunchAttribute))))
     return fail(call, Error::InvalidValue);
   LaunchRequest request;
   request.grid = {config->gridDimX, config->gridDimY, config->gridDimZ};

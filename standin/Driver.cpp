@@ -71,26 +71,46 @@ bool checkedMultiplyAdd(uint64_t a, uint64_t b, uint64_t c, uint64_t &result) {
 
 const char *getErrorSpelling(Error error) {
   switch (error) {
-  case Error::Success: return "Success";
-  case Error::InvalidValue: return "InvalidValue";
-  case Error::OutOfMemory: return "OutOfMemory";
-  case Error::NotInitialized: return "NotInitialized";
-  case Error::InvalidContext: return "InvalidContext";
-  case Error::InvalidDevice: return "InvalidDevice";
-  case Error::InvalidHandle: return "InvalidHandle";
-  case Error::NotReady: return "NotReady";
-  case Error::NotFound: return "NotFound";
-  case Error::InvalidImage: return "InvalidImage";
-  case Error::NoBinaryForGpu: return "NoBinaryForGpu";
-  case Error::InvalidPtx: return "InvalidPtx";
-  case Error::HostMemoryAlreadyRegistered: return "HostMemoryAlreadyRegistered";
-  case Error::HostMemoryNotRegistered: return "HostMemoryNotRegistered";
-  case Error::InvalidPitch: return "InvalidPitch";
-  case Error::InvalidMemcpyDirection: return "InvalidMemcpyDirection";
-  case Error::InvalidConfiguration: return "InvalidConfiguration";
-  case Error::LaunchOutOfResources: return "LaunchOutOfResources";
-  case Error::InvalidClusterSize: return "InvalidClusterSize";
-  case Error::KernelsNotRun: return "KernelsNotRun";
+  case Error::Success:
+    return "Success";
+  case Error::InvalidValue:
+    return "InvalidValue";
+  case Error::OutOfMemory:
+    return "OutOfMemory";
+  case Error::NotInitialized:
+    return "NotInitialized";
+  case Error::InvalidContext:
+    return "InvalidContext";
+  case Error::InvalidDevice:
+    return "InvalidDevice";
+  case Error::InvalidHandle:
+    return "InvalidHandle";
+  case Error::NotReady:
+    return "NotReady";
+  case Error::NotFound:
+    return "NotFound";
+  case Error::InvalidImage:
+    return "InvalidImage";
+  case Error::NoBinaryForGpu:
+    return "NoBinaryForGpu";
+  case Error::InvalidPtx:
+    return "InvalidPtx";
+  case Error::HostMemoryAlreadyRegistered:
+    return "HostMemoryAlreadyRegistered";
+  case Error::HostMemoryNotRegistered:
+    return "HostMemoryNotRegistered";
+  case Error::InvalidPitch:
+    return "InvalidPitch";
+  case Error::InvalidMemcpyDirection:
+    return "InvalidMemcpyDirection";
+  case Error::InvalidConfiguration:
+    return "InvalidConfiguration";
+  case Error::LaunchOutOfResources:
+    return "LaunchOutOfResources";
+  case Error::InvalidClusterSize:
+    return "InvalidClusterSize";
+  case Error::KernelsNotRun:
+    return "KernelsNotRun";
   }
   return "unknown";
 }
@@ -218,9 +238,9 @@ __attribute__((destructor)) void reportLeaksAtExit() {
 //===----------------------------------------------------------------------===//
 
 void *Driver::makeHandle(HandleKind kind, uint64_t id) {
-  return reinterpret_cast<void *>(
-      kHandleTag | (static_cast<uintptr_t>(kind) << kKindShift) |
-      (static_cast<uintptr_t>(id) << kIdShift));
+  return reinterpret_cast<void *>(kHandleTag |
+                                  (static_cast<uintptr_t>(kind) << kKindShift) |
+                                  (static_cast<uintptr_t>(id) << kIdShift));
 }
 
 bool Driver::readHandle(const void *handle, HandleKind kind, uint64_t &id) {
@@ -241,8 +261,8 @@ std::string Driver::describePointer(const void *pointer) {
 
 std::string Driver::describeHandle(HandleKind kind, const void *handle) {
   std::lock_guard<std::mutex> lock(scheduler.mutex);
-  static const char *const names[] = {"", "context", "stream", "event",
-                                      "module", "function"};
+  static const char *const names[] = {"",      "context", "stream",
+                                      "event", "module",  "function"};
   const char *name = names[static_cast<int>(kind)];
   if (!handle)
     return "null";
@@ -443,9 +463,9 @@ void Driver::synchronizeLocked(std::unique_lock<std::mutex> &lock,
 Error Driver::createStream(bool nonBlocking, void *&handle) {
   std::lock_guard<std::mutex> lock(scheduler.mutex);
   uint64_t id = nextId++;
-  streams[id] = Stream::create(
-      scheduler, id, getCurrentDevice(),
-      nonBlocking ? Stream::Kind::NonBlocking : Stream::Kind::Blocking);
+  streams[id] = Stream::create(scheduler, id, getCurrentDevice(),
+                               nonBlocking ? Stream::Kind::NonBlocking
+                                           : Stream::Kind::Blocking);
   handle = makeHandle(HandleKind::Stream, id);
   return Error::Success;
 }
@@ -700,10 +720,9 @@ Error Driver::copy(const CopySide &src, const CopySide &dst,
   // stream reaches them, even from or to pageable memory, where the driver
   // only "might be synchronous": the strictest reading, so that a program
   // that waits too little shows it here.
-  bool hostOnly = (from.kind == MemoryKind::Host ||
-                   from.kind == MemoryKind::Registered) &&
-                  (to.kind == MemoryKind::Host ||
-                   to.kind == MemoryKind::Registered);
+  bool hostOnly =
+      (from.kind == MemoryKind::Host || from.kind == MemoryKind::Registered) &&
+      (to.kind == MemoryKind::Host || to.kind == MemoryKind::Registered);
   if (hostOnly)
     waitFor(scheduler, lock, fence);
   return Error::Success;
@@ -769,13 +788,11 @@ Error Driver::unloadModule(void *handle) {
   return Error::Success;
 }
 
-Error Driver::getFunction(void *moduleHandle, const char *name,
-                          void *&handle) {
+Error Driver::getFunction(void *moduleHandle, const char *name, void *&handle) {
   std::lock_guard<std::mutex> lock(scheduler.mutex);
   uint64_t id = 0;
-  auto it = readHandle(moduleHandle, HandleKind::Module, id)
-                ? modules.find(id)
-                : modules.end();
+  auto it = readHandle(moduleHandle, HandleKind::Module, id) ? modules.find(id)
+                                                             : modules.end();
   if (it == modules.end())
     return Error::InvalidHandle;
   Function function;
@@ -797,8 +814,8 @@ Error Driver::getFunction(void *moduleHandle, const char *name,
   return Error::Success;
 }
 
-Error Driver::updateFunction(
-    void *handle, const std::function<Error(Function &)> &update) {
+Error Driver::updateFunction(void *handle,
+                             const std::function<Error(Function &)> &update) {
   std::lock_guard<std::mutex> lock(scheduler.mutex);
   uint64_t id = 0;
   auto it = readHandle(handle, HandleKind::Function, id) ? functions.find(id)
@@ -874,12 +891,11 @@ Error Driver::launch(void *functionHandle, const LaunchRequest &request,
   // the user-specified dynamic shared memory size is larger than this
   // value, the launch will fail."
   uint64_t staticShared = function.kernel.sharedBytes;
-  uint64_t allowed =
-      function.maxDynamicSharedBytes
-          ? function.maxDynamicSharedBytes
-          : (limits.maxSharedPerBlock > staticShared
-                 ? limits.maxSharedPerBlock - staticShared
-                 : 0);
+  uint64_t allowed = function.maxDynamicSharedBytes
+                         ? function.maxDynamicSharedBytes
+                         : (limits.maxSharedPerBlock > staticShared
+                                ? limits.maxSharedPerBlock - staticShared
+                                : 0);
   if (request.sharedBytes > allowed)
     return Error::InvalidValue;
   if (request.useCluster) {
@@ -919,6 +935,15 @@ Error Driver::launch(void *functionHandle, const LaunchRequest &request,
     }
   }
   return Error::KernelsNotRun;
+}
+
+int callOnHandle(const char *entry, const char *argument, HandleKind kind,
+                 void *handle, Error (Driver::*operation)(void *)) {
+  Call call(entry);
+  call.argHandle(argument, kind, handle);
+  if (int code = call.enter(Call::Needs::Context))
+    return code;
+  return call.done((Driver::get().*operation)(handle));
 }
 
 std::string describeParamSizes(void *function) {

@@ -22,6 +22,7 @@
 #include "standin/Memory.h"
 #include "standin/Streams.h"
 #include "standin/Trace.h"
+#include "standin/Vendor.h"
 
 #include <array>
 #include <cstdint>
@@ -32,29 +33,6 @@
 
 namespace gpu_runner {
 namespace standin {
-
-/// What differs between the vendors in the parts they share; each front end
-/// defines getVendor().
-class Vendor {
-public:
-  virtual ~Vendor() = default;
-  /// "CUDA driver", "HIP runtime": how messages name the library.
-  virtual const char *getName() const = 0;
-  virtual int getCode(Error error) const = 0;
-  /// "CUDA_ERROR_INVALID_VALUE", or null for a code the API does not have.
-  virtual const char *getErrorName(int code) const = 0;
-  virtual bool getCodeByName(const std::string &name, int &code) const = 0;
-  /// Whether the library exports `name`.
-  virtual bool isEntryPoint(const std::string &name) const = 0;
-  /// An error after which every call on the context fails with it.
-  virtual bool isSticky(int code) const = 0;
-  /// CUDA: every call but a few fails before cuInit. HIP starts itself.
-  virtual bool needsInit() const = 0;
-  /// HIP: a thread starts on device 0. CUDA: with no current context.
-  virtual bool hasImplicitDevice() const = 0;
-};
-
-const Vendor &getVendor();
 
 /// One side of a copy: a pitched region, its start offsets in bytes (x) and
 /// rows (y) and slices (z).
@@ -284,6 +262,12 @@ private:
   std::map<uint64_t, Function> functions;
   uint64_t nextId = 1;
 };
+
+/// An entry point that takes one handle and makes one Driver call of it
+/// (cuStreamQuery, hipEventDestroy, ...): its trace line, its checks, and
+/// the vendor's code.
+int callOnHandle(const char *entry, const char *argument, HandleKind kind,
+                 void *handle, Error (Driver::*operation)(void *));
 
 /// "8,8,4": the parameter sizes the image gives a function, or "unknown".
 std::string describeParamSizes(void *function);

@@ -34,40 +34,46 @@ constexpr const char *kChip = "gfx90a";
 constexpr const char *kArchName = "gfx90a:sramecc+:xnack-";
 constexpr const char *kDeviceName = "gpu-runner HIP runtime stand-in";
 
-struct ErrorEntry {
-  hipError_t code;
-  const char *name;
-};
-/// hip_runtime_api.h's error codes, in its order: where two names share a
-/// value, hipGetErrorName gives the first.
-constexpr ErrorEntry kErrors[] = {
-#define GPU_RUNNER_HIP_ERROR(NAME) {NAME, #NAME},
-#include "standin/HipErrors.inc"
-#undef GPU_RUNNER_HIP_ERROR
-};
-
 const char *getKnownDescription(hipError_t code) {
   switch (code) {
-  case hipSuccess: return "no error";
-  case hipErrorInvalidValue: return "invalid argument";
-  case hipErrorOutOfMemory: return "out of memory";
-  case hipErrorNotInitialized: return "initialization error";
-  case hipErrorInvalidPitchValue: return "invalid pitch argument";
-  case hipErrorInvalidDevicePointer: return "invalid device pointer";
-  case hipErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-  case hipErrorNoDevice: return "no ROCm-capable device is detected";
-  case hipErrorInvalidDevice: return "invalid device ordinal";
-  case hipErrorInvalidImage: return "device kernel image is invalid";
-  case hipErrorInvalidContext: return "invalid device context";
+  case hipSuccess:
+    return "no error";
+  case hipErrorInvalidValue:
+    return "invalid argument";
+  case hipErrorOutOfMemory:
+    return "out of memory";
+  case hipErrorNotInitialized:
+    return "initialization error";
+  case hipErrorInvalidPitchValue:
+    return "invalid pitch argument";
+  case hipErrorInvalidDevicePointer:
+    return "invalid device pointer";
+  case hipErrorInvalidMemcpyDirection:
+    return "invalid copy direction for memcpy";
+  case hipErrorNoDevice:
+    return "no ROCm-capable device is detected";
+  case hipErrorInvalidDevice:
+    return "invalid device ordinal";
+  case hipErrorInvalidImage:
+    return "device kernel image is invalid";
+  case hipErrorInvalidContext:
+    return "invalid device context";
   case hipErrorNoBinaryForGpu:
     return "no kernel image is available for execution on the device";
-  case hipErrorInvalidKernelFile: return "invalid kernel file";
-  case hipErrorInvalidHandle: return "invalid resource handle";
-  case hipErrorNotFound: return "named symbol not found";
-  case hipErrorNotReady: return "device not ready";
-  case hipErrorIllegalAddress: return "an illegal memory access was encountered";
-  case hipErrorLaunchFailure: return "unspecified launch failure";
-  case hipErrorInvalidConfiguration: return "invalid configuration argument";
+  case hipErrorInvalidKernelFile:
+    return "invalid kernel file";
+  case hipErrorInvalidHandle:
+    return "invalid resource handle";
+  case hipErrorNotFound:
+    return "named symbol not found";
+  case hipErrorNotReady:
+    return "device not ready";
+  case hipErrorIllegalAddress:
+    return "an illegal memory access was encountered";
+  case hipErrorLaunchFailure:
+    return "unspecified launch failure";
+  case hipErrorInvalidConfiguration:
+    return "invalid configuration argument";
   case hipErrorHostMemoryAlreadyRegistered:
     return "part or all of the requested memory range is already mapped";
   case hipErrorHostMemoryNotRegistered:
@@ -76,87 +82,68 @@ const char *getKnownDescription(hipError_t code) {
     // The stand-in's refusal of every launch.
     return "operation not supported: this is gpu-runner's HIP runtime "
            "stand-in, which runs no kernels";
-  case hipErrorUnknown: return "unknown error";
-  default: return nullptr;
+  case hipErrorUnknown:
+    return "unknown error";
+  default:
+    return nullptr;
   }
-}
-
-/// "hipErrorPeerAccessUnsupported" -> "peer access unsupported".
-const char *getDescription(hipError_t code) {
-  if (const char *known = getKnownDescription(code))
-    return known;
-  // Never destroyed, as everything the library keeps: programs may call
-  // in while the process exits.
-  static auto *mutex = new std::mutex();
-  static auto *made = new std::map<int, std::string>();
-  std::lock_guard<std::mutex> lock(*mutex);
-  for (const ErrorEntry &entry : kErrors) {
-    if (entry.code != code)
-      continue;
-    std::string text;
-    for (const char *c = entry.name + std::strlen("hipError"); *c; ++c) {
-      if (std::isupper(static_cast<unsigned char>(*c)) && !text.empty())
-        text += ' ';
-      text += static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
-    }
-    return made->emplace(code, text).first->second.c_str();
-  }
-  return nullptr;
 }
 
 class HipVendor final : public Vendor {
 public:
-  const char *getName() const override { return "HIP runtime"; }
+  // hip_runtime_api.h's error codes, in its order: where two names share a
+  // value, hipGetErrorName gives the first.
+  HipVendor()
+      : Vendor("HIP runtime", "hip", "hipError",
+               reinterpret_cast<void *>(&hipInit),
+               {
+#define GPU_RUNNER_HIP_ERROR(NAME) {NAME, #NAME},
+#include "standin/HipErrors.inc"
+#undef GPU_RUNNER_HIP_ERROR
+               }) {
+  }
   int getCode(Error error) const override {
     switch (error) {
-    case Error::Success: return hipSuccess;
-    case Error::InvalidValue: return hipErrorInvalidValue;
-    case Error::OutOfMemory: return hipErrorOutOfMemory;
-    case Error::NotInitialized: return hipErrorNotInitialized;
-    case Error::InvalidContext: return hipErrorInvalidContext;
-    case Error::InvalidDevice: return hipErrorInvalidDevice;
-    case Error::InvalidHandle: return hipErrorInvalidHandle;
-    case Error::NotReady: return hipErrorNotReady;
-    case Error::NotFound: return hipErrorNotFound;
+    case Error::Success:
+      return hipSuccess;
+    case Error::InvalidValue:
+      return hipErrorInvalidValue;
+    case Error::OutOfMemory:
+      return hipErrorOutOfMemory;
+    case Error::NotInitialized:
+      return hipErrorNotInitialized;
+    case Error::InvalidContext:
+      return hipErrorInvalidContext;
+    case Error::InvalidDevice:
+      return hipErrorInvalidDevice;
+    case Error::InvalidHandle:
+      return hipErrorInvalidHandle;
+    case Error::NotReady:
+      return hipErrorNotReady;
+    case Error::NotFound:
+      return hipErrorNotFound;
     case Error::InvalidImage:
-    case Error::InvalidPtx: return hipErrorInvalidKernelFile;
-    case Error::NoBinaryForGpu: return hipErrorNoBinaryForGpu;
+    case Error::InvalidPtx:
+      return hipErrorInvalidKernelFile;
+    case Error::NoBinaryForGpu:
+      return hipErrorNoBinaryForGpu;
     case Error::HostMemoryAlreadyRegistered:
       return hipErrorHostMemoryAlreadyRegistered;
-    case Error::HostMemoryNotRegistered: return hipErrorHostMemoryNotRegistered;
-    case Error::InvalidPitch: return hipErrorInvalidPitchValue;
-    case Error::InvalidMemcpyDirection: return hipErrorInvalidMemcpyDirection;
+    case Error::HostMemoryNotRegistered:
+      return hipErrorHostMemoryNotRegistered;
+    case Error::InvalidPitch:
+      return hipErrorInvalidPitchValue;
+    case Error::InvalidMemcpyDirection:
+      return hipErrorInvalidMemcpyDirection;
     case Error::InvalidConfiguration:
-    case Error::InvalidClusterSize: return hipErrorInvalidConfiguration;
-    case Error::LaunchOutOfResources: return hipErrorLaunchOutOfResources;
-    case Error::KernelsNotRun: return hipErrorNotSupported;
+    case Error::InvalidClusterSize:
+      return hipErrorInvalidConfiguration;
+    case Error::LaunchOutOfResources:
+      return hipErrorLaunchOutOfResources;
+    case Error::KernelsNotRun:
+      return hipErrorNotSupported;
     }
     return hipErrorUnknown;
-  }
-  const char *getErrorName(int code) const override {
-    for (const ErrorEntry &entry : kErrors)
-      if (entry.code == code)
-        return entry.name;
-    return nullptr;
-  }
-  bool getCodeByName(const std::string &name, int &code) const override {
-    for (const ErrorEntry &entry : kErrors)
-      if (name == entry.name) {
-        code = entry.code;
-        return true;
-      }
-    return false;
-  }
-  bool isEntryPoint(const std::string &name) const override {
-    Dl_info info;
-    if (name.compare(0, 3, "hip") != 0 ||
-        !dladdr(reinterpret_cast<void *>(&hipInit), &info))
-      return false;
-    void *self = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
-    bool found = self && dlsym(self, name.c_str());
-    if (self)
-      dlclose(self);
-    return found;
   }
   // HIP documents no error after which the device cannot be used again.
   bool isSticky(int) const override { return false; }
@@ -243,11 +230,16 @@ bool isBadDevice(int device) {
 
 const char *getKindName(hipMemcpyKind kind) {
   switch (kind) {
-  case hipMemcpyHostToHost: return "hipMemcpyHostToHost";
-  case hipMemcpyHostToDevice: return "hipMemcpyHostToDevice";
-  case hipMemcpyDeviceToHost: return "hipMemcpyDeviceToHost";
-  case hipMemcpyDeviceToDevice: return "hipMemcpyDeviceToDevice";
-  case hipMemcpyDefault: return "hipMemcpyDefault";
+  case hipMemcpyHostToHost:
+    return "hipMemcpyHostToHost";
+  case hipMemcpyHostToDevice:
+    return "hipMemcpyHostToDevice";
+  case hipMemcpyDeviceToHost:
+    return "hipMemcpyDeviceToHost";
+  case hipMemcpyDeviceToDevice:
+    return "hipMemcpyDeviceToDevice";
+  case hipMemcpyDefault:
+    return "hipMemcpyDefault";
   }
   return "invalid";
 }
@@ -344,7 +336,9 @@ const char *hipGetErrorString(hipError_t hipError) {
   Call call("hipGetErrorString");
   call.argSigned("hipError", hipError);
   call.done(Error::Success);
-  const char *description = getDescription(hipError);
+  const char *description = getKnownDescription(hipError);
+  if (!description)
+    description = getVendor().describeByName(hipError);
   return description ? description : "unknown error";
 }
 
@@ -491,24 +485,21 @@ hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
 }
 
 hipError_t hipStreamDestroy(hipStream_t stream) {
-  Call call("hipStreamDestroy");
-  call.argHandle("stream", HandleKind::Stream, stream);
-  ENTER(call, Context);
-  return finish(call, driver().destroyStream(stream));
+  return static_cast<hipError_t>(callOnHandle("hipStreamDestroy", "stream",
+                                              HandleKind::Stream, stream,
+                                              &Driver::destroyStream));
 }
 
 hipError_t hipStreamQuery(hipStream_t stream) {
-  Call call("hipStreamQuery");
-  call.argHandle("stream", HandleKind::Stream, stream);
-  ENTER(call, Context);
-  return finish(call, driver().queryStream(stream));
+  return static_cast<hipError_t>(callOnHandle("hipStreamQuery", "stream",
+                                              HandleKind::Stream, stream,
+                                              &Driver::queryStream));
 }
 
 hipError_t hipStreamSynchronize(hipStream_t stream) {
-  Call call("hipStreamSynchronize");
-  call.argHandle("stream", HandleKind::Stream, stream);
-  ENTER(call, Context);
-  return finish(call, driver().synchronizeStream(stream));
+  return static_cast<hipError_t>(callOnHandle("hipStreamSynchronize", "stream",
+                                              HandleKind::Stream, stream,
+                                              &Driver::synchronizeStream));
 }
 
 hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event,
@@ -545,10 +536,9 @@ hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags) {
 }
 
 hipError_t hipEventDestroy(hipEvent_t event) {
-  Call call("hipEventDestroy");
-  call.argHandle("event", HandleKind::Event, event);
-  ENTER(call, Context);
-  return finish(call, driver().destroyEvent(event));
+  return static_cast<hipError_t>(callOnHandle("hipEventDestroy", "event",
+                                              HandleKind::Event, event,
+                                              &Driver::destroyEvent));
 }
 
 hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
@@ -560,19 +550,16 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
 }
 
 hipError_t hipEventQuery(hipEvent_t event) {
-  Call call("hipEventQuery");
-  call.argHandle("event", HandleKind::Event, event);
-  ENTER(call, Context);
-  return finish(call, driver().queryEvent(event));
+  return static_cast<hipError_t>(callOnHandle(
+      "hipEventQuery", "event", HandleKind::Event, event, &Driver::queryEvent));
 }
 
 hipError_t hipEventSynchronize(hipEvent_t event) {
-  Call call("hipEventSynchronize");
-  call.argHandle("event", HandleKind::Event, event);
-  ENTER(call, Context);
   // "If hipEventRecord() has not been called on event, this function
   // returns immediately."
-  return finish(call, driver().synchronizeEvent(event));
+  return static_cast<hipError_t>(callOnHandle("hipEventSynchronize", "event",
+                                              HandleKind::Event, event,
+                                              &Driver::synchronizeEvent));
 }
 
 hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
@@ -654,8 +641,9 @@ hipError_t hipFree(void *ptr) {
 hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes,
                            unsigned int flags) {
   Call call("hipHostRegister");
-  call.argPointer("hostPtr", hostPtr).arg("sizeBytes", sizeBytes).arg("flags",
-                                                                      flags);
+  call.argPointer("hostPtr", hostPtr)
+      .arg("sizeBytes", sizeBytes)
+      .arg("flags", flags);
   ENTER(call, Context);
   unsigned known = hipHostRegisterPortable | hipHostRegisterMapped |
                    hipExtHostRegisterCoarseGrained;
@@ -746,8 +734,8 @@ hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms *p, hipStream_t stream) {
             ", dstYsize=" + std::to_string(p->dstPtr.ysize) +
             ", extent=" + std::to_string(p->extent.width) + "x" +
             std::to_string(p->extent.height) + "x" +
-            std::to_string(p->extent.depth) +
-            ", kind=" + getKindName(p->kind) + "}");
+            std::to_string(p->extent.depth) + ", kind=" + getKindName(p->kind) +
+            "}");
   call.argHandle("stream", HandleKind::Stream, stream);
   ENTER(call, Context);
   if (!p || !driver().canRead(p, sizeof(*p)))
@@ -847,10 +835,9 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
 }
 
 hipError_t hipModuleUnload(hipModule_t module) {
-  Call call("hipModuleUnload");
-  call.argHandle("module", HandleKind::Module, module);
-  ENTER(call, Context);
-  return finish(call, driver().unloadModule(module));
+  return static_cast<hipError_t>(callOnHandle("hipModuleUnload", "module",
+                                              HandleKind::Module, module,
+                                              &Driver::unloadModule));
 }
 
 hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module,
@@ -865,8 +852,7 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module,
   Error error = driver().getFunction(module, kname, handle);
   *function = static_cast<hipFunction_t>(handle);
   if (error == Error::Success)
-    call.out("*function",
-             driver().describeHandle(HandleKind::Function, handle))
+    call.out("*function", driver().describeHandle(HandleKind::Function, handle))
         .out("params", describeParamSizes(handle));
   return finish(call, error);
 }
@@ -902,9 +888,9 @@ hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib,
       *value = 90;
       return Error::Success;
     case HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-      *value = static_cast<int>(limits.maxSharedPerBlock -
-                                std::min(function.kernel.sharedBytes,
-                                         limits.maxSharedPerBlock));
+      *value = static_cast<int>(
+          limits.maxSharedPerBlock -
+          std::min(function.kernel.sharedBytes, limits.maxSharedPerBlock));
       return Error::Success;
     default:
       return Error::InvalidValue;
@@ -945,8 +931,8 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX,
       return finish(call, Error::InvalidConfiguration);
   if (extra)
     if (Error error = driver().checkLaunchExtra(
-            extra, HIP_LAUNCH_PARAM_BUFFER_POINTER, HIP_LAUNCH_PARAM_BUFFER_SIZE,
-            HIP_LAUNCH_PARAM_END);
+            extra, HIP_LAUNCH_PARAM_BUFFER_POINTER,
+            HIP_LAUNCH_PARAM_BUFFER_SIZE, HIP_LAUNCH_PARAM_END);
         error != Error::Success)
       return finish(call, error);
   LaunchRequest request;

@@ -84,8 +84,7 @@ bool findSection(const ElfFile &file, llvm::StringRef name,
 }
 
 /// Calls `visit(symbol, name)` for each symbol of the symbol table.
-template <typename Visit>
-bool forEachSymbol(const ElfFile &file, Visit visit) {
+template <typename Visit> bool forEachSymbol(const ElfFile &file, Visit visit) {
   auto sections = file.sections();
   if (!sections) {
     llvm::consumeError(sections.takeError());
@@ -135,7 +134,8 @@ bool readCubinParams(llvm::ArrayRef<uint8_t> info,
     }
     if (format != 4 || at + 4 > info.size())
       return false;
-    uint16_t size = readLE<uint16_t>(reinterpret_cast<const char *>(&info[at + 2]));
+    uint16_t size =
+        readLE<uint16_t>(reinterpret_cast<const char *>(&info[at + 2]));
     if (at + 4 + size > info.size())
       return false;
     const char *value = reinterpret_cast<const char *>(&info[at + 4]);
@@ -178,8 +178,7 @@ Error readCubin(const char *data, uint64_t size, ImageInfo &info,
     uint64_t sectionSize = 0;
     if (findSection(*file, (".nv.info." + name).str(), contents, sectionSize))
       kernel.paramsKnown = readCubinParams(contents, kernel.paramSizes);
-    if (findSection(*file, (".nv.shared." + name).str(), contents,
-                    sectionSize))
+    if (findSection(*file, (".nv.shared." + name).str(), contents, sectionSize))
       kernel.sharedBytes = sectionSize;
     kernels.push_back(std::move(kernel));
   });
@@ -393,7 +392,8 @@ Error readOffloadBundle(const char *image, const std::string &chip,
     targets += (targets.empty() ? "" : ", ") + id;
     // The target id ends with the chip, then its features: gfx90a:xnack-.
     size_t dashes = id.rfind("--");
-    std::string target = dashes == std::string::npos ? "" : id.substr(dashes + 2);
+    std::string target =
+        dashes == std::string::npos ? "" : id.substr(dashes + 2);
     if (target.substr(0, target.find(':')) == chip &&
         id.compare(0, 6, "hipv4-") == 0)
       return readCodeObject(image + offset, size, chip, info, log);
@@ -423,7 +423,8 @@ bool readPtx(const std::string &text, int &targetArch,
   if (std::regex_search(text, match, target))
     targetArch = std::stoi(match[1]);
   // `.entry name ( .param .u64 a, .param .align 8 .b8 b[16] )`
-  static const auto &entry = *new std::regex(R"(\.entry\s+([A-Za-z_$%][\w$%]*)\s*\(([^)]*)\))");
+  static const auto &entry =
+      *new std::regex(R"(\.entry\s+([A-Za-z_$%][\w$%]*)\s*\(([^)]*)\))");
   static const auto &param = *new std::regex(
       R"(\.param\s+(?:\.align\s+\d+\s+)?\.[a-z]+?(\d+)\b[^,\[]*?(?:\[(\d+)\])?\s*(?:,|$))");
   kernels.clear();
@@ -454,7 +455,10 @@ Error readCudaImage(const void *image, int arch, const CanRead &canRead,
   }
   if (readLE<uint32_t>(data) == 0xBA55ED50)
     return readFatbin(data, arch, canRead, info, log);
-  if (std::memcmp(data, "\x7f" "ELF", 4) == 0) {
+  if (std::memcmp(data,
+                  "\x7f"
+                  "ELF",
+                  4) == 0) {
     info.format = "cubin";
     uint64_t size = getElfSize(data, canRead);
     if (!size) {
@@ -493,7 +497,10 @@ Error readAmdgpuImage(const void *image, const std::string &chip,
   }
   if (std::memcmp(data, "__CLANG_OFFLOAD_BUNDLE__", 24) == 0)
     return readOffloadBundle(data, chip, canRead, info, log);
-  if (std::memcmp(data, "\x7f" "ELF", 4) != 0) {
+  if (std::memcmp(data,
+                  "\x7f"
+                  "ELF",
+                  4) != 0) {
     log = "the image is neither an AMDGPU code object nor an offload bundle";
     return Error::InvalidImage;
   }

@@ -42,8 +42,8 @@ std::unique_ptr<Arena> Arena::create(uint64_t bytes, bool hostVisible,
     void *memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (memory == MAP_FAILED) {
-      error = std::string("cannot reserve managed memory: ") +
-              std::strerror(errno);
+      error =
+          std::string("cannot reserve managed memory: ") + std::strerror(errno);
       return nullptr;
     }
     arena->base = reinterpret_cast<uintptr_t>(memory);
@@ -53,8 +53,8 @@ std::unique_ptr<Arena> Arena::create(uint64_t bytes, bool hostVisible,
     // cannot access, and the stand-in's view.
     arena->fd = memfd_create("gpu-runner-standin-device-memory", MFD_CLOEXEC);
     if (arena->fd < 0 || ftruncate(arena->fd, static_cast<off_t>(bytes)) != 0) {
-      error = std::string("cannot create device memory: ") +
-              std::strerror(errno);
+      error =
+          std::string("cannot create device memory: ") + std::strerror(errno);
       return nullptr;
     }
     void *device = mmap(nullptr, bytes, PROT_NONE, MAP_SHARED | MAP_NORESERVE,
@@ -179,8 +179,8 @@ void HostMappings::reload() {
   while (std::getline(maps, line)) {
     unsigned long long begin = 0, end = 0;
     char permissions[8] = {};
-    if (std::sscanf(line.c_str(), "%llx-%llx %7s", &begin, &end,
-                    permissions) != 3)
+    if (std::sscanf(line.c_str(), "%llx-%llx %7s", &begin, &end, permissions) !=
+        3)
       continue;
     mappings.push_back({static_cast<uintptr_t>(begin),
                         static_cast<uintptr_t>(end), permissions[0] == 'r',
@@ -249,8 +249,8 @@ Error Memory::free(void *pointer) {
   return Error::Success;
 }
 
-const Allocation *
-Memory::find(const std::map<uintptr_t, Allocation> &table, uintptr_t address) {
+const Allocation *Memory::find(const std::map<uintptr_t, Allocation> &table,
+                               uintptr_t address) {
   auto it = table.upper_bound(address);
   if (it == table.begin())
     return nullptr;
@@ -375,8 +375,8 @@ std::string Memory::describe(const void *pointer) const {
     if (const Allocation *dead = find(freed, address))
       return prefix + std::to_string(dead->id) + "(freed)+" +
              std::to_string(address - dead->begin);
-    return (device >= 0 ? "device" + std::to_string(device) : "managed") +
-           ":" + hex(address) + "(no allocation)";
+    return (device >= 0 ? "device" + std::to_string(device) : "managed") + ":" +
+           hex(address) + "(no allocation)";
   }
   auto it = registrations.upper_bound(address);
   if (it != registrations.begin() &&
@@ -390,8 +390,9 @@ std::vector<Allocation> Memory::liveAllocations() const {
   std::vector<Allocation> result;
   for (const auto &[begin, record] : allocations)
     result.push_back(record);
-  std::sort(result.begin(), result.end(),
-            [](const Allocation &a, const Allocation &b) { return a.id < b.id; });
+  std::sort(
+      result.begin(), result.end(),
+      [](const Allocation &a, const Allocation &b) { return a.id < b.id; });
   return result;
 }
 

@@ -62,9 +62,7 @@ public:
   /// Returns a block allocate() gave, and the pages it covered alone.
   void release(uintptr_t address, uint64_t bytes);
   /// Where the stand-in reads and writes `address`.
-  char *access(uintptr_t address) const {
-    return view + (address - base);
-  }
+  char *access(uintptr_t address) const { return view + (address - base); }
   uint64_t getSize() const { return size; }
   uint64_t getUsed() const { return used; }
 

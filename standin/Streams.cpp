@@ -7,9 +7,7 @@
 namespace gpu_runner {
 namespace standin {
 
-bool Fence::isDone() const {
-  return !stream || stream->completed >= sequence;
-}
+bool Fence::isDone() const { return !stream || stream->completed >= sequence; }
 
 void waitFor(Scheduler &scheduler, std::unique_lock<std::mutex> &lock,
              const Fence &fence) {

@@ -3,8 +3,9 @@
 // Two test aids, each set by an environment variable:
 //
 // - GPU_RUNNER_STANDIN_TRACE=FILE writes one line per call to FILE:
-//     cuMemcpyAsync(dst=alloc#1+0, src=host, ByteCount=24, hStream=stream#1) -> CUDA_SUCCESS
-//   pointers shown as the allocation (or registration) they are in and the
+//     cuMemsetD8Async(dstDevice=alloc#1+0, uc=0x0, N=4, hStream=stream#1)
+//         -> CUDA_SUCCESS
+//   (on one line), pointers shown as the allocation (or registration) they are in and the
 //   offset into it, handles by kind and number, outputs after the result.
 // - GPU_RUNNER_STANDIN_FAULTS=ENTRY:N:ERROR[,...] makes the Nth call (from
 //   1) of the exported entry point ENTRY fail with the vendor's error ERROR,
@@ -43,7 +44,9 @@ bool parseFaults(const std::string &text,
 /// trace file. Thread-safe.
 class CallLog {
 public:
-  void setFaults(std::vector<Fault> faults) { this->faults = std::move(faults); }
+  void setFaults(std::vector<Fault> faults) {
+    this->faults = std::move(faults);
+  }
   /// Opens (and empties) the trace file; false if it cannot be written.
   bool openTrace(const std::string &path);
   bool isTracing() const { return fd >= 0; }

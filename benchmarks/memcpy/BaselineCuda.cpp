@@ -111,7 +111,8 @@ public:
     check(driver.cuEventDestroyFn(start), "cuEventDestroy");
     check(driver.cuEventDestroyFn(stop), "cuEventDestroy");
     check(driver.cuStreamDestroyFn(stream), "cuStreamDestroy");
-    check(driver.cuDevicePrimaryCtxReleaseFn(device), "cuDevicePrimaryCtxRelease");
+    check(driver.cuDevicePrimaryCtxReleaseFn(device),
+          "cuDevicePrimaryCtxRelease");
   }
 
   void *allocateDevice(uint64_t bytes) override {

@@ -97,6 +97,10 @@ TEST_CASE("before cuInit and without a context (child)",
   CHECK(std::string(name) == "CUDA_ERROR_INVALID_VALUE");
   CHECK(cuGetErrorString(CUDA_ERROR_OUT_OF_MEMORY, &name) == CUDA_SUCCESS);
   CHECK(std::string(name) == "out of memory");
+  // A code without a text of its own is described by its name.
+  CHECK(cuGetErrorString(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, &name) ==
+        CUDA_SUCCESS);
+  CHECK(std::string(name) == "peer access unsupported");
   CHECK(cuGetErrorName(static_cast<CUresult>(123456), &name) ==
         CUDA_ERROR_INVALID_VALUE);
   CHECK(name == nullptr);
@@ -164,8 +168,8 @@ TEST_CASE("device memory is aligned, bounded, and not the host's",
   CHECK(cuMemcpyAsync(a, address(unmapped), 8, nullptr) ==
         CUDA_ERROR_INVALID_VALUE);
   long page = sysconf(_SC_PAGESIZE);
-  void *readOnly = mmap(nullptr, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
-                        -1, 0);
+  void *readOnly =
+      mmap(nullptr, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   REQUIRE(readOnly != MAP_FAILED);
   CHECK(cuMemcpyAsync(address(readOnly), a, 8, nullptr) ==
         CUDA_ERROR_INVALID_VALUE);
@@ -384,8 +388,7 @@ TEST_CASE("host registration is once per range", "[standin][cuda]") {
   // cuMemHostUnregister: "The base address must be the same one specified
   // to cuMemHostRegister()".
   CHECK(cuMemHostUnregister(p + 8) == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
-  CHECK(cuMemHostUnregister(p + 2048) ==
-        CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+  CHECK(cuMemHostUnregister(p + 2048) == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
   // Device memory is not the host's to register.
   CUdeviceptr device = allocate(64);
   CHECK(cuMemHostRegister(reinterpret_cast<void *>(device), 64, 0) ==
@@ -403,8 +406,7 @@ TEST_CASE("the legacy stream waits for blocking streams, not others",
   CUstream blocking = nullptr, nonBlocking = nullptr;
   CHECK(cuStreamCreate(&blocking, 4) == CUDA_ERROR_INVALID_VALUE);
   REQUIRE(cuStreamCreate(&blocking, CU_STREAM_DEFAULT) == CUDA_SUCCESS);
-  REQUIRE(cuStreamCreate(&nonBlocking, CU_STREAM_NON_BLOCKING) ==
-          CUDA_SUCCESS);
+  REQUIRE(cuStreamCreate(&nonBlocking, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS);
 
   // "When an action is taken in the legacy stream [...] the legacy stream
   // first waits on all blocking streams".
@@ -509,8 +511,7 @@ TEST_CASE("modules load what the driver loads, and name their kernels",
   // cuModuleGetFunction: "If no function of that name exists,
   // cuModuleGetFunction() returns CUDA_ERROR_NOT_FOUND."
   CUfunction missing = nullptr;
-  CHECK(cuModuleGetFunction(&missing, module, "other") ==
-        CUDA_ERROR_NOT_FOUND);
+  CHECK(cuModuleGetFunction(&missing, module, "other") == CUDA_ERROR_NOT_FOUND);
   REQUIRE(cuModuleUnload(module) == CUDA_SUCCESS);
   CHECK(cuModuleGetFunction(&missing, module, "kernel") ==
         CUDA_ERROR_INVALID_HANDLE);
@@ -539,8 +540,8 @@ TEST_CASE("launches are checked, then refused", "[standin][cuda]") {
   void *params[] = {&pointerArgument, &countArgument};
   auto launch = [&](unsigned gx, unsigned bx, unsigned shared,
                     void **kernelParams, void **extra) {
-    return cuLaunchKernel(f, gx, 1, 1, bx, 1, 1, shared, nullptr,
-                          kernelParams, extra);
+    return cuLaunchKernel(f, gx, 1, 1, bx, 1, 1, shared, nullptr, kernelParams,
+                          extra);
   };
   CHECK(launch(1, 32, 0, params, nullptr) == CUDA_ERROR_NOT_SUPPORTED);
   const char *text = nullptr;
@@ -598,9 +599,9 @@ TEST_CASE("launches are checked, then refused", "[standin][cuda]") {
   attribute.value.clusterDim.x = 16;
   CHECK(cuLaunchKernelEx(&config, f, params, nullptr) ==
         CUDA_ERROR_INVALID_CLUSTER_SIZE);
-  REQUIRE(cuFuncSetAttribute(
-              f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1) ==
-          CUDA_SUCCESS);
+  REQUIRE(
+      cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                         1) == CUDA_SUCCESS);
   CHECK(cuLaunchKernelEx(&config, f, params, nullptr) ==
         CUDA_ERROR_NOT_SUPPORTED);
   REQUIRE(cuModuleUnload(module) == CUDA_SUCCESS);
@@ -623,8 +624,7 @@ TEST_CASE("what a program never releases (child)", "[.cuda-leaks]") {
   REQUIRE(cuModuleLoadData(&module, kPtx) == CUDA_SUCCESS);
 }
 
-TEST_CASE("at exit, everything never released is reported",
-          "[standin][cuda]") {
+TEST_CASE("at exit, everything never released is reported", "[standin][cuda]") {
   SelfRun run = runHiddenTest("[.cuda-leaks]");
   INFO(run.output);
   CHECK(run.status == 0);

@@ -33,6 +33,10 @@ TEST_CASE("HIP's errors have names and descriptions", "[standin][hip]") {
   CHECK(std::string(hipGetErrorName(hipErrorInvalidResourceHandle)) ==
         "hipErrorInvalidHandle");
   CHECK(std::string(hipGetErrorString(hipErrorOutOfMemory)) == "out of memory");
+  CHECK(std::string(hipGetErrorString(hipErrorPeerAccessUnsupported)) ==
+        "peer access unsupported");
+  CHECK(std::string(hipGetErrorString(hipErrorECCNotCorrectable)) ==
+        "ecc not correctable");
   CHECK(std::string(hipGetErrorName(static_cast<hipError_t>(123456))) ==
         "hipErrorUnknown");
 }
@@ -84,8 +88,7 @@ TEST_CASE("HIP copies match their kind, and pitches their widths",
   // match the hipMemcpyKind results in undefined behavior": refused here.
   CHECK(hipMemcpyAsync(device, host.data(), 64, hipMemcpyDeviceToHost,
                        nullptr) == hipErrorInvalidMemcpyDirection);
-  CHECK(hipMemcpyAsync(device, host.data(), 64,
-                       static_cast<hipMemcpyKind>(9),
+  CHECK(hipMemcpyAsync(device, host.data(), 64, static_cast<hipMemcpyKind>(9),
                        nullptr) == hipErrorInvalidMemcpyDirection);
   REQUIRE(hipMemcpyAsync(device, host.data(), 64, hipMemcpyHostToDevice,
                          nullptr) == hipSuccess);
@@ -179,8 +182,8 @@ TEST_CASE("HIP modules and launches", "[standin][hip]") {
   // hipModuleLaunchKernel: "HIP does not support kernel launch with total
   // work items defined in dimension with size gridDim x blockDim >= 2^32."
   CHECK(hipModuleLaunchKernel(nullptr, 1u << 23, 1, 1, 1024, 1, 1, 0, nullptr,
-                              nullptr, nullptr) ==
-        hipErrorInvalidConfiguration);
+                              nullptr,
+                              nullptr) == hipErrorInvalidConfiguration);
   CHECK(hipModuleLaunchKernel(nullptr, 1, 1, 1, 64, 1, 1, 0, nullptr, nullptr,
                               nullptr) == hipErrorInvalidHandle);
 }

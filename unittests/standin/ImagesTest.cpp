@@ -87,8 +87,7 @@ TEST_CASE("PTX gives its kernels, their parameters and its target",
   CHECK_FALSE(readPtx("not ptx", target, kernels));
 }
 
-TEST_CASE("a CUDA image is PTX, a cubin or a fatbin, or invalid",
-          "[standin]") {
+TEST_CASE("a CUDA image is PTX, a cubin or a fatbin, or invalid", "[standin]") {
   ImageInfo info;
   std::string log;
   CHECK(readCudaImage(kPtx, 90, anything, info, log) == Error::Success);
@@ -98,18 +97,18 @@ TEST_CASE("a CUDA image is PTX, a cubin or a fatbin, or invalid",
   CHECK_FALSE(info.find("third"));
 
   // PTX for a newer chip cannot be compiled for this one.
-  std::string newer = std::string(kPtx).replace(
-      std::string(kPtx).find("sm_80"), 5, "sm_100");
+  std::string newer =
+      std::string(kPtx).replace(std::string(kPtx).find("sm_80"), 5, "sm_100");
   CHECK(readCudaImage(newer.c_str(), 90, anything, info, log) ==
         Error::InvalidPtx);
   CHECK(log == "ptxas: the PTX targets sm_100, newer than the device's sm_90");
 
   const char garbage[] = "\x12\x34\x56\x78 nothing a driver loads";
-  CHECK(readCudaImage(garbage, 90, anything, info, log) ==
-        Error::InvalidImage);
+  CHECK(readCudaImage(garbage, 90, anything, info, log) == Error::InvalidImage);
   // Bytes the stand-in may not read are never read.
-  CHECK(readCudaImage(kPtx, 90, [](const void *, uint64_t) { return false; },
-                      info, log) == Error::InvalidValue);
+  CHECK(readCudaImage(
+            kPtx, 90, [](const void *, uint64_t) { return false; }, info,
+            log) == Error::InvalidValue);
 }
 
 TEST_CASE("a fatbin's entry is chosen by the CUDA compatibility rules",
@@ -117,14 +116,20 @@ TEST_CASE("a fatbin's entry is chosen by the CUDA compatibility rules",
   ImageInfo info;
   std::string log;
   // A cubin only for a newer chip, and PTX only for a newer one: nothing.
-  std::string newer = makeFatbin({{2, 100, "\x7f" "ELF"}, {1, 100, kPtx}});
+  std::string newer = makeFatbin({{2, 100,
+                                   "\x7f"
+                                   "ELF"},
+                                  {1, 100, kPtx}});
   CHECK(readCudaImage(newer.data(), 90, anything, info, log) ==
         Error::NoBinaryForGpu);
   CHECK(log == "the fatbin has code for sm_100, PTX for sm_100, none of it "
                "for the device's sm_90");
   // A cubin of another major version is no good, but older PTX is
   // compiled for the device.
-  std::string older = makeFatbin({{2, 80, "\x7f" "ELF"}, {1, 80, kPtx}});
+  std::string older = makeFatbin({{2, 80,
+                                   "\x7f"
+                                   "ELF"},
+                                  {1, 80, kPtx}});
   REQUIRE(readCudaImage(older.data(), 90, anything, info, log) ==
           Error::Success);
   CHECK(info.format == "fatbin");
@@ -142,7 +147,9 @@ TEST_CASE("a fatbin's entry is chosen by the CUDA compatibility rules",
   CHECK(readCudaImage(truncated.data(), 90, anything, info, log) ==
         Error::InvalidImage);
   // A bad cubin inside is an invalid image.
-  std::string badCubin = makeFatbin({{2, 90, "\x7f" "ELF and no more"}});
+  std::string badCubin = makeFatbin({{2, 90,
+                                      "\x7f"
+                                      "ELF and no more"}});
   CHECK(readCudaImage(badCubin.data(), 90, anything, info, log) ==
         Error::InvalidImage);
 }

@@ -36,8 +36,8 @@ inline SelfRun runHiddenTest(const std::string &tag,
   char self[PATH_MAX] = {};
   ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
   REQUIRE(length > 0);
-  std::string command = "env " + environment + " '" + std::string(self) +
-                        "' '" + tag + "' 2>&1";
+  std::string command =
+      "env " + environment + " '" + std::string(self) + "' '" + tag + "' 2>&1";
   FILE *pipe = popen(command.c_str(), "r");
   REQUIRE(pipe);
   SelfRun run;
