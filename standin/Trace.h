@@ -5,8 +5,9 @@
 // - GPU_RUNNER_STANDIN_TRACE=FILE writes one line per call to FILE:
 //     cuMemsetD8Async(dstDevice=alloc#1+0, uc=0x0, N=4, hStream=stream#1)
 //         -> CUDA_SUCCESS
-//   (on one line), pointers shown as the allocation (or registration) they are in and the
-//   offset into it, handles by kind and number, outputs after the result.
+//   (on one line), pointers shown as the allocation (or registration) they are
+//   in and the offset into it, handles by kind and number, outputs after the
+//   result.
 // - GPU_RUNNER_STANDIN_FAULTS=ENTRY:N:ERROR[,...] makes the Nth call (from
 //   1) of the exported entry point ENTRY fail with the vendor's error ERROR,
 //   doing nothing else: cuMemAlloc_v2:1:CUDA_ERROR_OUT_OF_MEMORY.
