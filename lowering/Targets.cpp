@@ -21,18 +21,6 @@ using llvm::StringRef;
 
 namespace gpu_runner {
 
-StringRef getBackendName(Backend backend) {
-  switch (backend) {
-  case Backend::Host:
-    return "host";
-  case Backend::Cuda:
-    return "cuda";
-  case Backend::Hip:
-    return "hip";
-  }
-  llvm_unreachable("unknown backend");
-}
-
 std::string getPtxFeaturesForChip(StringRef chip) {
   unsigned version = 0;
   StringRef digits = chip;

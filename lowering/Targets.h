@@ -9,17 +9,14 @@
 #ifndef GPU_RUNNER_LOWERING_TARGETS_H
 #define GPU_RUNNER_LOWERING_TARGETS_H
 
+#include "wrappers/Backend.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
 
 namespace gpu_runner {
-
-enum class Backend { Host, Cuda, Hip };
-
-/// The name of `backend` as the user sees it: "host", "cuda", "hip".
-llvm::StringRef getBackendName(Backend backend);
 
 struct PipelineOptions {
   /// Run kernels whose barriers every thread reaches together as loops

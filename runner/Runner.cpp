@@ -55,17 +55,6 @@ int fail(const Twine &message) {
   return 1;
 }
 
-Backend getBackend() {
-  StringRef name = backendName();
-  if (name == "host")
-    return Backend::Host;
-  if (name == "cuda")
-    return Backend::Cuda;
-  if (name == "hip")
-    return Backend::Hip;
-  llvm::report_fatal_error("no lowering pipeline for backend " + name);
-}
-
 /// Chooses what kernels are compiled for on `backend`: --gpu-chip, else the
 /// chip of the device that will run them, else the default; and the
 /// toolkit that compiles them. Notes on stderr what the user may not expect.
@@ -79,8 +68,8 @@ LogicalResult choosePipelineTarget(Backend backend,
   }
   if (backend == Backend::Host) {
     if (!options.gpuChip.empty()) {
-      fail("--gpu-chip is for GPU backends; the " + getBackendName(backend) +
-           " backend runs kernels on the CPU");
+      fail(Twine("--gpu-chip is for GPU backends; the ") +
+           getBackendName(backend) + " backend runs kernels on the CPU");
       return failure();
     }
     return success();
@@ -136,7 +125,7 @@ LogicalResult choosePipelineTarget(Backend backend,
 
 void printVersion(llvm::raw_ostream &os) {
   os << "gpu-runner " << GPU_RUNNER_VERSION << "\n"
-     << "  backend: " << backendName() << "\n"
+     << "  backend: " << getBackendName(getBackend()) << "\n"
      << "  LLVM version " << LLVM_VERSION_STRING << "\n";
 }
 
@@ -235,7 +224,7 @@ void printBenchmarkReport(const RunnerOptions &options, double compileSeconds,
   };
   llvm::raw_ostream &os = llvm::errs();
   os << "benchmark: entry point '" << options.entryPoint << "', backend "
-     << backendName() << "\n"
+     << getBackendName(getBackend()) << "\n"
      << "  warm-up runs:    " << options.benchmarkWarmup << " (not timed)\n"
      << "  timed runs:      " << n << "\n"
      << "  compile:         " << ms(compileSeconds) << " (" << compileNote

@@ -14,13 +14,29 @@
 
 namespace gpu_runner {
 
+enum class Backend { Host, Cuda, Hip };
+
+/// The name of `backend` as the user sees it, and `--version` prints it:
+/// "host", "cuda", "hip".
+inline const char *getBackendName(Backend backend) {
+  switch (backend) {
+  case Backend::Host:
+    return "host";
+  case Backend::Cuda:
+    return "cuda";
+  case Backend::Hip:
+    return "hip";
+  }
+  return "unknown";
+}
+
+/// The backend the binary was built with; its wrapper library defines it.
+Backend getBackend();
+
 struct BackendOptions {
   /// The device that runs the program.
   int device = 0;
 };
-
-/// The backend's name, as `--version` prints it: "host", "cuda" or "hip".
-const char *backendName();
 
 /// A runtime function the JIT'd program may call.
 struct RuntimeSymbol {

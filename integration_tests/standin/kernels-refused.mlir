@@ -37,7 +37,7 @@ module attributes {gpu.container_module} {
     %c4 = arith.constant 4 : index
     %factor = arith.constant 2.0 : f32
     %data = gpu.alloc () : memref<8xf32>
-    // CHECK: kernels-refused.mlir:[[# @LINE + 2]]:5: error: gpu.launch_func: kernel @scale: [[ERROR]]
+    // CHECK: kernels-refused.mlir:[[# @LINE + 2]]:5: error: gpu.launch_func: kernel 'scale': [[ERROR]]
     // CHECK-NOT: error
     gpu.launch_func @kernels::@scale blocks in (%c2, %c1, %c1) threads in (%c4, %c1, %c1)
         args(%data : memref<8xf32>, %factor : f32)

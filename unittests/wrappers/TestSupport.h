@@ -29,6 +29,9 @@
 namespace gpu_runner {
 namespace test {
 
+/// The location tests pass for the op a runtime call serves.
+inline constexpr const char *kLoc = "test.mlir:1:1";
+
 /// Requires `expr` to be a successful Status, printing its error otherwise.
 #define REQUIRE_OK(expr)                                                       \
   do {                                                                         \

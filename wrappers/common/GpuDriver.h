@@ -128,7 +128,7 @@ public:
 };
 
 /// The driver of the backend the binary was built with: each GPU backend's
-/// wrapper library defines it, next to backendName().
+/// wrapper library defines it, next to getBackend().
 GpuDriver &getGpuDriver();
 
 } // namespace gpu_runner

@@ -88,7 +88,7 @@ Status GpuRuntime::initialize(int device) {
   return makeCurrent(device);
 }
 
-Status GpuRuntime::setDefaultDevice(int32_t device) {
+Status GpuRuntime::setDefaultDevice(int32_t device, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   GPU_RUNNER_RETURN_IF_ERROR(loadDriverLocked());
   GPU_RUNNER_RETURN_IF_ERROR(openDevice(device));
@@ -135,8 +135,8 @@ Status GpuRuntime::checkResult(Result result, const LaunchRecord *launch) {
   if (culprit.kernel.empty())
     return check(result);
   return Status::errorAt(culprit.loc,
-                         "kernel @" + culprit.kernel +
-                             " failed: " + driver.describe(result) +
+                         "kernel '" + culprit.kernel +
+                             "' failed: " + driver.describe(result) +
                              " (noticed at a later synchronization; a kernel "
                              "fault ends the program)");
 }
@@ -196,7 +196,7 @@ Status GpuRuntime::finishIfSynchronous(void *token, void *stream) {
   return checkResult(driver.synchronizeStream(stream));
 }
 
-Status GpuRuntime::createStream(void *&stream) {
+Status GpuRuntime::createStream(void *&stream, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   if (!loaded)
     return Status::error(std::string("the ") + driver.vendor() +
@@ -234,7 +234,7 @@ Status GpuRuntime::releaseStream(Token &token) {
   return check(driver.destroyStream(token.stream));
 }
 
-Status GpuRuntime::destroyStream(void *token) {
+Status GpuRuntime::destroyStream(void *token, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   // Releasing a token twice is fine: programs wait on a token twice.
   if (isReleased(token))
@@ -246,7 +246,7 @@ Status GpuRuntime::destroyStream(void *token) {
   return releaseStream(released);
 }
 
-Status GpuRuntime::synchronizeStream(void *token) {
+Status GpuRuntime::synchronizeStream(void *token, const char *) {
   std::unique_lock<std::mutex> lock(mutex);
   // A released stream's work was waited for by the gpu.wait that released
   // it, or by the stream it was joined into.
@@ -267,7 +267,7 @@ Status GpuRuntime::synchronizeStream(void *token) {
   return checkResult(result, &launch);
 }
 
-Status GpuRuntime::joinStream(void *stream, void *dependency) {
+Status GpuRuntime::joinStream(void *stream, void *dependency, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   if (stream == dependency || isReleased(dependency))
     return Status();
@@ -295,7 +295,8 @@ Status GpuRuntime::joinStream(void *stream, void *dependency) {
   return releaseStream(released);
 }
 
-Status GpuRuntime::recordEventOnStream(void *stream, void *&event) {
+Status GpuRuntime::recordEventOnStream(void *stream, void *&event,
+                                       const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   Token *source = nullptr;
   GPU_RUNNER_RETURN_IF_ERROR(resolveToken(stream, source));
@@ -313,7 +314,7 @@ Status GpuRuntime::recordEventOnStream(void *stream, void *&event) {
   return Status();
 }
 
-Status GpuRuntime::streamFromToken(void *token, void *&stream) {
+Status GpuRuntime::streamFromToken(void *token, void *&stream, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   Token *entry = nullptr;
   GPU_RUNNER_RETURN_IF_ERROR(resolveToken(token, entry));
@@ -334,7 +335,7 @@ Status GpuRuntime::streamFromToken(void *token, void *&stream) {
   return Status();
 }
 
-Status GpuRuntime::createEvent(void *&event) {
+Status GpuRuntime::createEvent(void *&event, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   if (!loaded)
     return Status::error(std::string("the ") + driver.vendor() +
@@ -348,7 +349,9 @@ Status GpuRuntime::createEvent(void *&event) {
   return Status();
 }
 
-Status GpuRuntime::destroyEvent(void *event) { return destroyStream(event); }
+Status GpuRuntime::destroyEvent(void *event, const char *loc) {
+  return destroyStream(event, loc);
+}
 
 Status GpuRuntime::resolveEvent(void *event, void *&handle) {
   Token *entry = nullptr;
@@ -359,7 +362,7 @@ Status GpuRuntime::resolveEvent(void *event, void *&handle) {
   return Status();
 }
 
-Status GpuRuntime::recordEvent(void *event, void *stream) {
+Status GpuRuntime::recordEvent(void *event, void *stream, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   void *handle = nullptr;
   GPU_RUNNER_RETURN_IF_ERROR(resolveEvent(event, handle));
@@ -369,11 +372,11 @@ Status GpuRuntime::recordEvent(void *event, void *stream) {
   return check(driver.recordEvent(handle, driverStream));
 }
 
-Status GpuRuntime::synchronizeEvent(void *event) {
-  return synchronizeStream(event);
+Status GpuRuntime::synchronizeEvent(void *event, const char *loc) {
+  return synchronizeStream(event, loc);
 }
 
-Status GpuRuntime::streamWaitEvent(void *stream, void *event) {
+Status GpuRuntime::streamWaitEvent(void *stream, void *event, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   void *handle = nullptr;
   GPU_RUNNER_RETURN_IF_ERROR(resolveEvent(event, handle));
@@ -387,7 +390,7 @@ Status GpuRuntime::streamWaitEvent(void *stream, void *event) {
 // Timers
 //===----------------------------------------------------------------------===//
 
-Status GpuRuntime::createTimer(void *&timer) {
+Status GpuRuntime::createTimer(void *&timer, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   if (!loaded)
     return Status::error(std::string("the ") + driver.vendor() +
@@ -409,7 +412,7 @@ Status GpuRuntime::resolveTimer(void *timer, Timer *&result) {
   return Status();
 }
 
-Status GpuRuntime::destroyTimer(void *timer) {
+Status GpuRuntime::destroyTimer(void *timer, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   Timer *entry = nullptr;
   GPU_RUNNER_RETURN_IF_ERROR(resolveTimer(timer, entry));
@@ -438,7 +441,7 @@ Status GpuRuntime::recordTimerEvent(Timer &timer, void *&event, void *stream) {
   return checkResult(driver.recordEvent(event, driverStream));
 }
 
-Status GpuRuntime::startTimer(void *timer, void *stream) {
+Status GpuRuntime::startTimer(void *timer, void *stream, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   Timer *entry = nullptr;
   GPU_RUNNER_RETURN_IF_ERROR(resolveTimer(timer, entry));
@@ -448,7 +451,7 @@ Status GpuRuntime::startTimer(void *timer, void *stream) {
   return Status();
 }
 
-Status GpuRuntime::stopTimer(void *timer, void *stream) {
+Status GpuRuntime::stopTimer(void *timer, void *stream, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   Timer *entry = nullptr;
   GPU_RUNNER_RETURN_IF_ERROR(resolveTimer(timer, entry));
@@ -460,7 +463,8 @@ Status GpuRuntime::stopTimer(void *timer, void *stream) {
   return Status();
 }
 
-Status GpuRuntime::getTimerElapsedNs(void *timer, int64_t &nanoseconds) {
+Status GpuRuntime::getTimerElapsedNs(void *timer, int64_t &nanoseconds,
+                                     const char *) {
   nanoseconds = 0;
   std::unique_lock<std::mutex> lock(mutex);
   Timer *entry = nullptr;
@@ -603,7 +607,7 @@ Status GpuRuntime::checkRange(const void *ptr, uint64_t bytes,
 }
 
 Status GpuRuntime::memcpy(void *dst, const void *src, uint64_t bytes,
-                          void *stream) {
+                          void *stream, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   void *driverStream;
   int device;
@@ -622,7 +626,7 @@ Status GpuRuntime::memcpy(void *dst, const void *src, uint64_t bytes,
 
 Status GpuRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
                                  void *srcDescriptor, int64_t elementSizeBytes,
-                                 void *stream) {
+                                 void *stream, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   void *driverStream;
   int device;
@@ -648,7 +652,7 @@ Status GpuRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
 }
 
 Status GpuRuntime::memset(void *dst, uint64_t value, int64_t elementSizeBytes,
-                          uint64_t count, void *stream) {
+                          uint64_t count, void *stream, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   void *driverStream;
   int device;
@@ -671,7 +675,7 @@ Status GpuRuntime::memset(void *dst, uint64_t value, int64_t elementSizeBytes,
 
 Status GpuRuntime::memsetStrided(int64_t rank, void *descriptor,
                                  int64_t elementSizeBytes, uint64_t value,
-                                 void *stream) {
+                                 void *stream, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   void *driverStream;
   int device;
@@ -715,7 +719,7 @@ Status GpuRuntime::memsetStrided(int64_t rank, void *descriptor,
   return finishIfSynchronous(stream, driverStream);
 }
 
-Status GpuRuntime::hostRegister(void *ptr, uint64_t bytes) {
+Status GpuRuntime::hostRegister(void *ptr, uint64_t bytes, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   void *stream;
   int device;
@@ -727,7 +731,7 @@ Status GpuRuntime::hostRegister(void *ptr, uint64_t bytes) {
   return Status();
 }
 
-Status GpuRuntime::hostUnregister(void *ptr) {
+Status GpuRuntime::hostUnregister(void *ptr, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   void *stream;
   int device;
@@ -741,30 +745,12 @@ Status GpuRuntime::hostUnregister(void *ptr) {
   return check(driver.hostUnregister(ptr));
 }
 
-Status GpuRuntime::hostRegisterMemRef(int64_t rank, void *descriptor,
-                                      int64_t elementSizeBytes) {
-  ByteRange range;
-  GPU_RUNNER_RETURN_IF_ERROR(
-      readMemRefByteRange(rank, descriptor, elementSizeBytes, range));
-  return hostRegister(range.begin, range.bytes);
-}
-
-Status GpuRuntime::hostUnregisterMemRef(int64_t rank, void *descriptor,
-                                        int64_t elementSizeBytes) {
-  ByteRange range;
-  GPU_RUNNER_RETURN_IF_ERROR(
-      readMemRefByteRange(rank, descriptor, elementSizeBytes, range));
-  if (range.bytes == 0)
-    return Status();
-  return hostUnregister(range.begin);
-}
-
 //===----------------------------------------------------------------------===//
 // Kernels
 //===----------------------------------------------------------------------===//
 
 Status GpuRuntime::loadModule(const void *data, uint64_t bytes, int32_t format,
-                              int optLevel, void *&module) {
+                              int optLevel, void *&module, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   void *stream;
   int device;
@@ -791,7 +777,7 @@ Status GpuRuntime::loadModule(const void *data, uint64_t bytes, int32_t format,
   return Status();
 }
 
-Status GpuRuntime::unloadModule(void *module) {
+Status GpuRuntime::unloadModule(void *module, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   auto it = std::find_if(modules.begin(), modules.end(),
                          [&](const auto &m) { return m.get() == module; });
@@ -808,14 +794,14 @@ Status GpuRuntime::unloadModule(void *module) {
   return checkResult(result);
 }
 
-Status GpuRuntime::getFunction(void *module, const char *name,
-                               void *&function) {
+Status GpuRuntime::getFunction(void *module, const char *name, void *&function,
+                               const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   auto it = std::find_if(modules.begin(), modules.end(),
                          [&](const auto &m) { return m.get() == module; });
   if (it == modules.end())
-    return Status::error("the module of kernel @" +
-                         std::string(name ? name : "") + " is not loaded");
+    return Status::error("the module of kernel '" +
+                         std::string(name ? name : "") + "' is not loaded");
   GPU_RUNNER_RETURN_IF_ERROR(makeCurrent((*it)->device));
   auto entry = std::make_unique<Function>();
   entry->name = name ? name : "";
@@ -823,7 +809,7 @@ Status GpuRuntime::getFunction(void *module, const char *name,
   entry->device = (*it)->device;
   Result result = driver.getFunction(entry->handle, (*it)->handle, name);
   if (result != 0 && driver.isNotFound(result))
-    return Status::error("the GPU binary has no kernel @" + entry->name);
+    return Status::error("the GPU binary has no kernel '" + entry->name + "'");
   GPU_RUNNER_RETURN_IF_ERROR(check(result));
   GPU_RUNNER_RETURN_IF_ERROR(check(driver.getFunctionLimits(
       entry->handle, entry->staticSharedBytes, entry->maxThreads)));
@@ -832,7 +818,7 @@ Status GpuRuntime::getFunction(void *module, const char *name,
   return Status();
 }
 
-Status GpuRuntime::launch(void *function, const Launch &launch, void *stream,
+Status GpuRuntime::launch(void *function, const GpuLaunch &launch, void *stream,
                           void **params, const char *loc) {
   std::lock_guard<std::mutex> lock(mutex);
   auto *entry = static_cast<Function *>(function);
@@ -842,54 +828,58 @@ Status GpuRuntime::launch(void *function, const Launch &launch, void *stream,
   void *driverStream;
   int device;
   GPU_RUNNER_RETURN_IF_ERROR(resolveStream(stream, driverStream, device));
+  std::string kernel = "kernel '" + entry->name + "': ";
   if (device != entry->device)
-    return Status::error("kernel @" + entry->name + " was loaded on device " +
-                         std::to_string(entry->device) +
-                         " but launched on a stream of device " +
-                         std::to_string(device));
+    return Status::error(
+        kernel + "it was loaded on device " + std::to_string(entry->device) +
+        " but launched on a stream of device " + std::to_string(device));
+  // The checks and their words are the host backend's
+  // (validateKernelLaunch), with this device's limits.
   const GpuDeviceInfo &limits = devices.at(device).info;
   static const char *const axes[] = {"x", "y", "z"};
+  for (const auto &[sizes, what] :
+       {std::pair(launch.grid, "grid"), std::pair(launch.block, "block")})
+    for (int i = 0; i < 3; ++i)
+      if (sizes[i] < 1)
+        return Status::error(kernel + what + " size " +
+                             std::to_string(sizes[i]) + " in " + axes[i] +
+                             ": every dimension of the grid and of a block "
+                             "must be at least 1");
   int64_t threads = 1;
   for (int i = 0; i < 3; ++i) {
-    if (launch.grid[i] <= 0 || launch.block[i] <= 0)
-      return Status::error("kernel @" + entry->name + ": the " +
-                           (launch.grid[i] <= 0 ? "grid" : "block") +
-                           " size in " + axes[i] + " is " +
-                           std::to_string(launch.grid[i] <= 0
-                                              ? launch.grid[i]
-                                              : launch.block[i]) +
-                           "; sizes must be at least 1");
-    if (launch.grid[i] > limits.maxGrid[i])
-      return Status::error("kernel @" + entry->name + ": the grid size in " +
-                           axes[i] + " is " + std::to_string(launch.grid[i]) +
-                           ", more than the device's " +
-                           std::to_string(limits.maxGrid[i]));
     if (launch.block[i] > limits.maxBlock[i])
-      return Status::error("kernel @" + entry->name + ": the block size in " +
-                           axes[i] + " is " + std::to_string(launch.block[i]) +
-                           ", more than the device's " +
-                           std::to_string(limits.maxBlock[i]));
+      return Status::error(kernel + "block size " +
+                           std::to_string(launch.block[i]) + " in " + axes[i] +
+                           ": a block has at most " +
+                           std::to_string(limits.maxBlock[i]) + " threads in " +
+                           axes[i] + " on this device");
     threads *= launch.block[i];
   }
   if (threads > entry->maxThreads)
     return Status::error(
-        "kernel @" + entry->name + ": a block of " + std::to_string(threads) +
-        " threads is more than the kernel can run (" +
-        std::to_string(entry->maxThreads) + " on this device)");
+        kernel + "a block of " + std::to_string(launch.block[0]) + " x " +
+        std::to_string(launch.block[1]) + " x " +
+        std::to_string(launch.block[2]) + " = " + std::to_string(threads) +
+        " threads: a block of this kernel has at most " +
+        std::to_string(entry->maxThreads) + " threads on this device");
+  for (int i = 0; i < 3; ++i)
+    if (launch.grid[i] > limits.maxGrid[i])
+      return Status::error(kernel + "grid size " +
+                           std::to_string(launch.grid[i]) + " in " + axes[i] +
+                           ": a grid has at most " +
+                           std::to_string(limits.maxGrid[i]) + " blocks in " +
+                           axes[i] + " on this device");
   int64_t dynamicShared = launch.sharedMemoryBytes;
   if (dynamicShared < 0)
-    return Status::error("kernel @" + entry->name +
-                         ": the dynamic shared memory size is negative");
+    return Status::error(kernel + "negative dynamic shared memory size " +
+                         std::to_string(dynamicShared));
   if (dynamicShared > entry->dynamicSharedLimit) {
-    int64_t available = limits.maxSharedPerBlock - entry->staticSharedBytes;
-    if (dynamicShared > available)
+    if (entry->staticSharedBytes + dynamicShared > limits.maxSharedPerBlock)
       return Status::error(
-          "kernel @" + entry->name + " asks for " + byteCount(dynamicShared) +
-          " of dynamic shared memory, but a block can have " +
-          byteCount(limits.maxSharedPerBlock) + " on this device, of which " +
-          byteCount(entry->staticSharedBytes) +
-          " are the kernel's static "
-          "shared memory");
+          kernel + std::to_string(entry->staticSharedBytes) +
+          " bytes of static and " + std::to_string(dynamicShared) +
+          " bytes of dynamic workgroup memory: a block has at most " +
+          std::to_string(limits.maxSharedPerBlock) + " bytes on this device");
     GPU_RUNNER_RETURN_IF_ERROR(
         check(driver.setMaxDynamicSharedBytes(entry->handle, dynamicShared)));
     entry->dynamicSharedLimit = dynamicShared;
@@ -902,18 +892,17 @@ Status GpuRuntime::launch(void *function, const Launch &launch, void *stream,
     if (!launch.useCluster)
       continue;
     if (launch.cluster[i] <= 0 || launch.grid[i] % launch.cluster[i] != 0)
-      return Status::error("kernel @" + entry->name + ": the grid size in " +
-                           axes[i] + " (" + std::to_string(launch.grid[i]) +
-                           ") is not a multiple of the cluster size (" +
-                           std::to_string(launch.cluster[i]) + ")");
+      return Status::error(kernel + "grid size " +
+                           std::to_string(launch.grid[i]) + " in " + axes[i] +
+                           ": not a multiple of the cluster size " +
+                           std::to_string(launch.cluster[i]));
     config.cluster[i] = static_cast<unsigned>(launch.cluster[i]);
   }
   config.useCluster = launch.useCluster;
   config.dynamicSharedBytes = static_cast<unsigned>(dynamicShared);
   Result result = driver.launch(entry->handle, config, driverStream, params);
   if (result != 0 && !driver.isKernelFault(result))
-    return Status::error("kernel @" + entry->name + ": " +
-                         driver.describe(result));
+    return Status::error(kernel + driver.describe(result));
   GPU_RUNNER_RETURN_IF_ERROR(checkResult(result));
   LaunchRecord record{entry->name, loc ? loc : ""};
   lastLaunch = record;

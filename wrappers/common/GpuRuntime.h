@@ -1,10 +1,7 @@
 //===- GpuRuntime.h - The GPU backends' runtime, one method per mgpu op ---===//
 //
-// Everything the mgpu ABI does on a GPU backend (CUDA, HIP), as methods that
-// return a Status, over the vendor's API behind GpuDriver.h;
-// GpuWrappers.cpp is the thin extern "C" layer over one process-wide
-// instance that turns a failed Status into a fatal error at the op's
-// location.
+// The Runtime (wrappers/Runtime.h) of the GPU backends (CUDA, HIP), over
+// the vendor's API behind GpuDriver.h.
 //
 // - Devices: one context per device (CUDA's primary context), made current
 //   on every thread that calls in. gpu.set_default_device switches
@@ -27,6 +24,7 @@
 #ifndef GPU_RUNNER_WRAPPERS_COMMON_GPURUNTIME_H
 #define GPU_RUNNER_WRAPPERS_COMMON_GPURUNTIME_H
 
+#include "wrappers/Runtime.h"
 #include "wrappers/common/GpuDriver.h"
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/common/StridedCopy.h"
@@ -41,7 +39,7 @@
 
 namespace gpu_runner {
 
-class GpuRuntime {
+class GpuRuntime final : public Runtime {
 public:
   /// `driver` outlives the runtime.
   explicit GpuRuntime(GpuDriver &driver) : driver(driver) {}
@@ -49,78 +47,56 @@ public:
   GpuRuntime &operator=(const GpuRuntime &) = delete;
 
   /// Loads the driver and makes `device` the default device.
-  Status initialize(int device);
-  /// Waits for all work, reports a fault it surfaces, lists what the program
-  /// leaked in `leaks`, and releases everything.
-  struct Warning {
-    std::string loc;
-    std::string message;
-  };
-  Status finalize(std::vector<Warning> &leaks);
-
-  /// One line per device: "0: NVIDIA H200 (sm_90, 139.8 GiB)".
-  Status describeDevices(std::string &text);
-  /// The chip of `device`: "sm_90", "gfx90a".
-  Status getDeviceChip(int device, std::string &chip);
-
-  Status setDefaultDevice(int32_t device);
-
-  // Tokens: see MgpuAbi.def. destroyStream, synchronizeStream and the
-  // dependency of joinStream take streams or events.
-  Status createStream(void *&stream);
-  Status destroyStream(void *token);
-  Status synchronizeStream(void *token);
-  Status joinStream(void *stream, void *dependency);
-  Status recordEventOnStream(void *stream, void *&event);
-  Status streamFromToken(void *token, void *&stream);
-  Status createEvent(void *&event);
-  Status destroyEvent(void *event);
-  Status recordEvent(void *event, void *stream);
-  Status synchronizeEvent(void *event);
-  Status streamWaitEvent(void *stream, void *event);
-
-  // Timers: see mgpuTimerCreate in MgpuAbi.def.
-  Status createTimer(void *&timer);
-  Status destroyTimer(void *timer);
-  Status startTimer(void *timer, void *stream);
-  Status stopTimer(void *timer, void *stream);
-  Status getTimerElapsedNs(void *timer, int64_t &nanoseconds);
+  Status initialize(int device) override;
+  Status describeDevices(std::string &text) override;
+  Status getDeviceChip(int device, std::string &chip) override;
   /// Waits for all work on every device the program used.
-  Status synchronize();
+  Status synchronize() override;
+  Status finalize(std::vector<Warning> &leaks) override;
+
+  Status createStream(void *&stream, const char *loc) override;
+  Status destroyStream(void *token, const char *loc) override;
+  Status synchronizeStream(void *token, const char *loc) override;
+  Status joinStream(void *stream, void *dependency, const char *loc) override;
+  Status recordEventOnStream(void *stream, void *&event,
+                             const char *loc) override;
+  Status streamFromToken(void *token, void *&stream, const char *loc) override;
+  Status createEvent(void *&event, const char *loc) override;
+  Status destroyEvent(void *event, const char *loc) override;
+  Status recordEvent(void *event, void *stream, const char *loc) override;
+  Status synchronizeEvent(void *event, const char *loc) override;
+  Status streamWaitEvent(void *stream, void *event, const char *loc) override;
 
   Status allocate(uint64_t bytes, void *stream, bool hostShared,
-                  const char *loc, void *&result);
-  Status free(void *ptr, void *stream, const char *loc);
-  Status memcpy(void *dst, const void *src, uint64_t bytes, void *stream);
+                  const char *loc, void *&result) override;
+  Status free(void *ptr, void *stream, const char *loc) override;
+  Status memcpy(void *dst, const void *src, uint64_t bytes, void *stream,
+                const char *loc) override;
   Status memcpyStrided(int64_t rank, void *dstDescriptor, void *srcDescriptor,
-                       int64_t elementSizeBytes, void *stream);
+                       int64_t elementSizeBytes, void *stream,
+                       const char *loc) override;
   Status memset(void *dst, uint64_t value, int64_t elementSizeBytes,
-                uint64_t count, void *stream);
+                uint64_t count, void *stream, const char *loc) override;
   Status memsetStrided(int64_t rank, void *descriptor, int64_t elementSizeBytes,
-                       uint64_t value, void *stream);
-  Status hostRegister(void *ptr, uint64_t bytes);
-  Status hostRegisterMemRef(int64_t rank, void *descriptor,
-                            int64_t elementSizeBytes);
-  Status hostUnregister(void *ptr);
-  Status hostUnregisterMemRef(int64_t rank, void *descriptor,
-                              int64_t elementSizeBytes);
+                       uint64_t value, void *stream, const char *loc) override;
+  Status hostRegister(void *ptr, uint64_t bytes, const char *loc) override;
+  Status hostUnregister(void *ptr, const char *loc) override;
+  Status setDefaultDevice(int32_t device, const char *loc) override;
 
-  /// `format` is a DeviceObjectFormat. Assembly (PTX) is compiled by the
-  /// driver with optimization level `optLevel` (0-4).
+  Status createTimer(void *&timer, const char *loc) override;
+  Status destroyTimer(void *timer, const char *loc) override;
+  Status startTimer(void *timer, void *stream, const char *loc) override;
+  Status stopTimer(void *timer, void *stream, const char *loc) override;
+  Status getTimerElapsedNs(void *timer, int64_t &nanoseconds,
+                           const char *loc) override;
+
   Status loadModule(const void *data, uint64_t bytes, int32_t format,
-                    int optLevel, void *&module);
-  Status unloadModule(void *module);
-  Status getFunction(void *module, const char *name, void *&function);
-
-  struct Launch {
-    int64_t cluster[3] = {1, 1, 1};
-    int64_t grid[3];
-    int64_t block[3];
-    int32_t sharedMemoryBytes = 0;
-    bool useCluster = false;
-  };
-  Status launch(void *function, const Launch &launch, void *stream,
-                void **params, const char *loc);
+                    int optLevel, void *&module, const char *loc) override;
+  Status unloadModule(void *module, const char *loc) override;
+  Status getFunction(void *module, const char *name, void *&function,
+                     const char *loc) override;
+  Status launch(void *function, const GpuLaunch &launch, void *stream,
+                void **params, const char *loc) override;
 
 private:
   using Result = GpuDriver::Result;

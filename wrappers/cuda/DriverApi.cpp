@@ -2,6 +2,7 @@
 
 #include "wrappers/cuda/DriverApi.h"
 
+#include "wrappers/Backend.h"
 #include "wrappers/MgpuAbi.h"
 
 #include <dlfcn.h>
@@ -458,5 +459,7 @@ GpuDriver &getGpuDriver() {
   static cuda::CudaDriver instance;
   return instance;
 }
+
+Backend getBackend() { return Backend::Cuda; }
 
 } // namespace gpu_runner

@@ -2,6 +2,7 @@
 
 #include "wrappers/hip/DriverApi.h"
 
+#include "wrappers/Backend.h"
 #include "wrappers/MgpuAbi.h"
 
 #include <dlfcn.h>
@@ -374,5 +375,7 @@ GpuDriver &getGpuDriver() {
   static hip::HipDriver instance;
   return instance;
 }
+
+Backend getBackend() { return Backend::Hip; }
 
 } // namespace gpu_runner

@@ -9,10 +9,12 @@
 #include "wrappers/host/Runtime.h"
 
 #include "wrappers/common/StridedCopy.h"
+#include "wrappers/host/FaultHandler.h"
 
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <thread>
 #include <utility>
 
 namespace gpu_runner {
@@ -36,7 +38,7 @@ struct PendingLaunch {
 HostRuntime::HostRuntime(DeviceMemory::Options memoryOptions)
     : deviceMemory(memoryOptions) {}
 
-Status HostRuntime::createStream(void *&stream) {
+Status HostRuntime::createStream(void *&stream, const char *) {
   return streamManager.createStream(stream);
 }
 
@@ -44,19 +46,19 @@ Status HostRuntime::createStream(void *&stream) {
 // that take tokens accept both (MgpuAbi.def). Ids are never reused, so a
 // handle's kind cannot change between the check and the call.
 
-Status HostRuntime::destroyStream(void *token) {
+Status HostRuntime::destroyStream(void *token, const char *) {
   if (streamManager.isEvent(token))
     return streamManager.destroyEvent(token);
   return streamManager.destroy(token);
 }
 
-Status HostRuntime::synchronizeStream(void *token) {
+Status HostRuntime::synchronizeStream(void *token, const char *) {
   if (streamManager.isEvent(token))
     return streamManager.synchronizeEvent(token);
   return streamManager.synchronize(token);
 }
 
-Status HostRuntime::joinStream(void *stream, void *dependency) {
+Status HostRuntime::joinStream(void *stream, void *dependency, const char *) {
   if (!streamManager.isEvent(dependency))
     return streamManager.join(stream, dependency);
   GPU_RUNNER_RETURN_IF_ERROR(stream
@@ -65,12 +67,13 @@ Status HostRuntime::joinStream(void *stream, void *dependency) {
   return streamManager.destroyEvent(dependency);
 }
 
-Status HostRuntime::recordEventOnStream(void *stream, void *&event) {
+Status HostRuntime::recordEventOnStream(void *stream, void *&event,
+                                        const char *) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.createEvent(event));
   return streamManager.recordEvent(event, stream);
 }
 
-Status HostRuntime::streamFromToken(void *token, void *&stream) {
+Status HostRuntime::streamFromToken(void *token, void *&stream, const char *) {
   stream = token;
   if (!streamManager.isEvent(token))
     return Status();
@@ -79,23 +82,23 @@ Status HostRuntime::streamFromToken(void *token, void *&stream) {
   return streamManager.destroyEvent(token);
 }
 
-Status HostRuntime::createEvent(void *&event) {
+Status HostRuntime::createEvent(void *&event, const char *) {
   return streamManager.createEvent(event);
 }
 
-Status HostRuntime::destroyEvent(void *event) {
+Status HostRuntime::destroyEvent(void *event, const char *) {
   return streamManager.destroyEvent(event);
 }
 
-Status HostRuntime::recordEvent(void *event, void *stream) {
+Status HostRuntime::recordEvent(void *event, void *stream, const char *) {
   return streamManager.recordEvent(event, stream);
 }
 
-Status HostRuntime::synchronizeEvent(void *event) {
+Status HostRuntime::synchronizeEvent(void *event, const char *) {
   return streamManager.synchronizeEvent(event);
 }
 
-Status HostRuntime::streamWaitEvent(void *stream, void *event) {
+Status HostRuntime::streamWaitEvent(void *stream, void *event, const char *) {
   return streamManager.waitEvent(stream, event);
 }
 
@@ -207,51 +210,32 @@ Status HostRuntime::hostRegister(void *ptr, uint64_t bytes, const char *loc) {
   return hostRegistry.registerRange(ptr, bytes, loc, deviceMemory);
 }
 
-Status HostRuntime::hostRegisterMemRef(int64_t rank, void *descriptor,
-                                       int64_t elementSizeBytes,
-                                       const char *loc) {
-  ByteRange range;
-  GPU_RUNNER_RETURN_IF_ERROR(
-      readMemRefByteRange(rank, descriptor, elementSizeBytes, range));
-  return hostRegistry.registerRange(range.begin, range.bytes, loc,
-                                    deviceMemory);
-}
-
-Status HostRuntime::hostUnregister(void *ptr) {
+Status HostRuntime::hostUnregister(void *ptr, const char *) {
   return hostRegistry.unregisterRange(ptr);
 }
 
-Status HostRuntime::hostUnregisterMemRef(int64_t rank, void *descriptor,
-                                         int64_t elementSizeBytes) {
-  ByteRange range;
-  GPU_RUNNER_RETURN_IF_ERROR(
-      readMemRefByteRange(rank, descriptor, elementSizeBytes, range));
-  if (range.bytes == 0)
-    return Status(); // an empty memref was never recorded
-  return hostRegistry.unregisterRange(range.begin);
-}
-
-Status HostRuntime::createTimer(void *&timer) {
+Status HostRuntime::createTimer(void *&timer, const char *) {
   return timerTable.create(timer);
 }
 
-Status HostRuntime::destroyTimer(void *timer) {
+Status HostRuntime::destroyTimer(void *timer, const char *) {
   return timerTable.destroy(timer);
 }
 
-Status HostRuntime::startTimer(void *timer, void *stream) {
+Status HostRuntime::startTimer(void *timer, void *stream, const char *) {
   return timerTable.start(timer, stream);
 }
 
-Status HostRuntime::stopTimer(void *timer, void *stream) {
+Status HostRuntime::stopTimer(void *timer, void *stream, const char *) {
   return timerTable.stop(timer, stream);
 }
 
-Status HostRuntime::timerElapsedNs(void *timer, int64_t &nanoseconds) {
+Status HostRuntime::getTimerElapsedNs(void *timer, int64_t &nanoseconds,
+                                      const char *) {
   return timerTable.elapsedNs(timer, nanoseconds);
 }
 
-Status HostRuntime::setDefaultDevice(int32_t device) {
+Status HostRuntime::setDefaultDevice(int32_t device, const char *) {
   if (device == 0)
     return Status();
   return Status::error("the host backend has one device, 0: there is no "
@@ -286,12 +270,49 @@ Status HostRuntime::launchKernel(const KernelLaunch &launch, const void *args,
       loc);
 }
 
-Status HostRuntime::gpuBinariesNotSupported(const char *function) {
+Status HostRuntime::gpuBinariesNotSupported() {
   return Status::error(
-      "the host backend cannot load or launch GPU binaries (" +
-      std::string(function) +
-      "): it runs the kernels that gpu-runner's host lowering compiles into "
-      "the program");
+      "the host backend cannot load or launch GPU binaries: it runs the "
+      "kernels that gpu-runner's host lowering compiles into the program");
+}
+
+Status HostRuntime::loadModule(const void *, uint64_t, int32_t, int, void *&,
+                               const char *) {
+  return gpuBinariesNotSupported();
+}
+
+Status HostRuntime::unloadModule(void *, const char *) {
+  return gpuBinariesNotSupported();
+}
+
+Status HostRuntime::getFunction(void *, const char *, void *&, const char *) {
+  return gpuBinariesNotSupported();
+}
+
+Status HostRuntime::launch(void *, const GpuLaunch &, void *, void **,
+                           const char *) {
+  return gpuBinariesNotSupported();
+}
+
+Status HostRuntime::initialize(int device) {
+  installFaultHandler();
+  return setDefaultDevice(device, nullptr);
+}
+
+Status HostRuntime::describeDevices(std::string &text) {
+  text = "0: the host CPU (" +
+         std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
+         " hardware threads)\n";
+  return Status();
+}
+
+Status HostRuntime::getDeviceChip(int device, std::string &chip) {
+  chip.clear();
+  return setDefaultDevice(device, nullptr);
+}
+
+Status HostRuntime::synchronize() {
+  return synchronizeStream(nullptr, nullptr);
 }
 
 Status HostRuntime::finalize(std::vector<Warning> &leaks) {

@@ -41,15 +41,15 @@ TEST_CASE("without a driver, the runtime says so and does nothing", "[cuda]") {
   std::string chip;
   REQUIRE_ERROR(runtime.getDeviceChip(0, chip),
                 "the NVIDIA driver is not installed");
-  REQUIRE_ERROR(runtime.setDefaultDevice(0),
+  REQUIRE_ERROR(runtime.setDefaultDevice(0, kLoc),
                 "the NVIDIA driver is not installed");
 
   // Ops of a program that got this far anyway are refused, not run.
   void *stream = nullptr;
-  REQUIRE_ERROR(runtime.createStream(stream),
+  REQUIRE_ERROR(runtime.createStream(stream, kLoc),
                 "the CUDA backend was not initialized");
   int data = 0;
-  REQUIRE_ERROR(runtime.memcpy(&data, &data, sizeof(data), nullptr),
+  REQUIRE_ERROR(runtime.memcpy(&data, &data, sizeof(data), nullptr, kLoc),
                 "the CUDA backend was not initialized");
   void *memory = nullptr;
   REQUIRE_ERROR(runtime.allocate(16, nullptr, false, "gpu.alloc", memory),

@@ -31,10 +31,10 @@ TEST_CASE("without an AMD GPU, the runtime says so and does nothing", "[hip]") {
   REQUIRE_FALSE(runtime.initialize(0).ok());
 
   void *stream = nullptr;
-  REQUIRE_ERROR(runtime.createStream(stream),
+  REQUIRE_ERROR(runtime.createStream(stream, kLoc),
                 "the HIP backend was not initialized");
   int data = 0;
-  REQUIRE_ERROR(runtime.memcpy(&data, &data, sizeof(data), nullptr),
+  REQUIRE_ERROR(runtime.memcpy(&data, &data, sizeof(data), nullptr, kLoc),
                 "the HIP backend was not initialized");
   std::vector<GpuRuntime::Warning> leaks;
   REQUIRE_OK(runtime.finalize(leaks));

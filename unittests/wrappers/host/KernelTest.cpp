@@ -61,7 +61,7 @@ template <typename T> T &argumentOf(void *args) {
 
 void *createStream(HostRuntime &runtime) {
   void *stream = nullptr;
-  REQUIRE_OK(runtime.createStream(stream));
+  REQUIRE_OK(runtime.createStream(stream, kLoc));
   return stream;
 }
 
@@ -175,7 +175,7 @@ TEST_CASE("a launch is checked against CUDA's limits", "[kernels]") {
 TEST_CASE("a launch on a released stream is refused", "[kernels]") {
   HostRuntime runtime;
   void *stream = createStream(runtime);
-  REQUIRE_OK(runtime.destroyStream(stream));
+  REQUIRE_OK(runtime.destroyStream(stream, kLoc));
   char args[8] = {};
   REQUIRE_ERROR(runtime.launchKernel(makeLaunch(noop, {1, 1, 1}, {1, 1, 1}),
                                      args, 8, stream, kLaunchLoc),
@@ -331,12 +331,12 @@ TEST_CASE("launches on two streams run at the same time", "[kernels]") {
   KernelLaunch kernel = makeLaunch(meetByArgument, {1, 1, 1}, {1, 1, 1});
   REQUIRE_OK(launch(runtime, kernel, &meetings[0], first));
   REQUIRE_OK(launch(runtime, kernel, &meetings[1], second));
-  REQUIRE_OK(runtime.synchronizeStream(first));
-  REQUIRE_OK(runtime.synchronizeStream(second));
+  REQUIRE_OK(runtime.synchronizeStream(first, kLoc));
+  REQUIRE_OK(runtime.synchronizeStream(second, kLoc));
   CHECK(rendezvous.met[0].load() == 1);
   CHECK(rendezvous.met[1].load() == 1);
-  REQUIRE_OK(runtime.destroyStream(first));
-  REQUIRE_OK(runtime.destroyStream(second));
+  REQUIRE_OK(runtime.destroyStream(first, kLoc));
+  REQUIRE_OK(runtime.destroyStream(second, kLoc));
 }
 
 //===----------------------------------------------------------------------===//
@@ -389,13 +389,13 @@ TEST_CASE("an asynchronous launch runs on its stream, in order with the "
   CHECK(host == std::vector<int32_t>(64, -1));
   CHECK(static_cast<int32_t *>(device)[0] == 0); // not even the memset ran
   gate.open();
-  REQUIRE_OK(runtime.synchronizeStream(stream));
+  REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
   for (int32_t block = 0; block < 64; ++block) {
     INFO("block " << block);
     CHECK(host[block] == 100 + block + 5);
   }
   REQUIRE_OK(runtime.free(device, nullptr, "gpu.dealloc"));
-  REQUIRE_OK(runtime.destroyStream(stream));
+  REQUIRE_OK(runtime.destroyStream(stream, kLoc));
 }
 
 namespace {
@@ -452,7 +452,7 @@ TEST_CASE("a synchronous launch waits for the work of every stream first",
                                   kLaunchLoc));
   for (int32_t i = 0; i < 4; ++i)
     CHECK(data[i] == 2 * (10 + i));
-  REQUIRE_OK(runtime.destroyStream(stream));
+  REQUIRE_OK(runtime.destroyStream(stream, kLoc));
 }
 
 //===----------------------------------------------------------------------===//

@@ -36,7 +36,7 @@ void *allocate(HostRuntime &runtime, uint64_t bytes, void *stream = nullptr,
 
 void *createStream(HostRuntime &runtime) {
   void *stream = nullptr;
-  REQUIRE_OK(runtime.createStream(stream));
+  REQUIRE_OK(runtime.createStream(stream, kLoc));
   return stream;
 }
 
@@ -62,9 +62,9 @@ TEST_CASE("data goes to device memory and back through a stream", "[runtime]") {
   REQUIRE_OK(runtime.memcpy(device, in.data(), 4000, stream, "gpu.memcpy"));
   REQUIRE_OK(runtime.memcpy(out.data(), device, 4000, stream, "gpu.memcpy"));
   REQUIRE_OK(runtime.free(device, stream, "gpu.dealloc"));
-  REQUIRE_OK(runtime.synchronizeStream(stream));
+  REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
   CHECK(out == in);
-  REQUIRE_OK(runtime.destroyStream(stream));
+  REQUIRE_OK(runtime.destroyStream(stream, kLoc));
 }
 
 TEST_CASE("a copy enqueued after an asynchronous free is a use after free, "
@@ -85,7 +85,7 @@ TEST_CASE("a copy enqueued after an asynchronous free is a use after free, "
   // The pages are still there until the stream reaches the free.
   CHECK(runtime.memory().quarantinedBytes() == 0);
   gate.open();
-  REQUIRE_OK(runtime.synchronizeStream(stream));
+  REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
   CHECK(runtime.memory().quarantinedBytes() > 0);
 }
 
@@ -134,7 +134,7 @@ TEST_CASE("memsets of 1, 2, 4 and 8 byte elements fill device memory",
   REQUIRE_OK(runtime.memset(device, 0xab, 1, count, stream, "gpu.memset"));
   REQUIRE_OK(
       runtime.memcpy(out.data(), device, out.size(), stream, "gpu.memcpy"));
-  REQUIRE_OK(runtime.synchronizeStream(stream));
+  REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
   CHECK(out[0] == 0xab);
   CHECK(out[count - 1] == 0xab);
   CHECK(out[count] == 0);
@@ -148,7 +148,7 @@ TEST_CASE("memsets of 1, 2, 4 and 8 byte elements fill device memory",
                               "gpu.memset"));
     REQUIRE_OK(
         runtime.memcpy(out.data(), device, out.size(), stream, "gpu.memcpy"));
-    REQUIRE_OK(runtime.synchronizeStream(stream));
+    REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
     uint64_t mask = elementSize == 8 ? ~uint64_t(0)
                                      : (uint64_t(1) << (8 * elementSize)) - 1;
     bool right = true;
@@ -184,7 +184,7 @@ TEST_CASE("a strided copy writes a 2x3 window of a 6x6 device matrix",
   }
   std::vector<int32_t> out(36);
   REQUIRE_OK(runtime.memcpy(out.data(), matrix, 36 * 4, stream, "gpu.memcpy"));
-  REQUIRE_OK(runtime.synchronizeStream(stream));
+  REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
   std::vector<int32_t> expected(36, -1);
   int next = 1;
   for (int row = 2; row < 4; ++row)
@@ -213,7 +213,7 @@ TEST_CASE("a strided copy writes a 2x3 window of a 6x6 device matrix",
   Descriptor<2> emptySrc{nullptr, nullptr, 0, {0, 3}, {3, 1}};
   REQUIRE_OK(
       runtime.memcpyStrided(2, &emptyDst, &emptySrc, 4, stream, "gpu.memcpy"));
-  REQUIRE_OK(runtime.synchronizeStream(stream));
+  REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
 }
 
 TEST_CASE("a strided memset fills one column of a device matrix",
@@ -240,7 +240,7 @@ TEST_CASE("asynchronous ops on a released stream are errors", "[runtime]") {
   HostRuntime runtime;
   void *stream = createStream(runtime);
   void *device = allocate(runtime, 16);
-  REQUIRE_OK(runtime.destroyStream(stream));
+  REQUIRE_OK(runtime.destroyStream(stream, kLoc));
   const char *released = "the stream of this op's async dependency was "
                          "already released by a gpu.wait";
   char host[16];
@@ -254,8 +254,8 @@ TEST_CASE("asynchronous ops on a released stream are errors", "[runtime]") {
   REQUIRE_ERROR(runtime.free(device, stream, "gpu.dealloc"), released);
   // The failed free did not mark anything.
   REQUIRE_OK(runtime.free(device, nullptr, "gpu.dealloc"));
-  REQUIRE_OK(runtime.synchronizeStream(stream));
-  REQUIRE_OK(runtime.destroyStream(stream));
+  REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
+  REQUIRE_OK(runtime.destroyStream(stream, kLoc));
 }
 
 TEST_CASE("a token that crossed an async.yield is an event: each stream "
@@ -277,14 +277,14 @@ TEST_CASE("a token that crossed an async.yield is an event: each stream "
   // Two consumers of the same producer, each from an event of its own, as
   // gpu-async-region yields a token once per awaiting region.
   void *first = nullptr, *second = nullptr;
-  REQUIRE_OK(runtime.recordEventOnStream(producer, first));
-  REQUIRE_OK(runtime.recordEventOnStream(producer, second));
+  REQUIRE_OK(runtime.recordEventOnStream(producer, first, kLoc));
+  REQUIRE_OK(runtime.recordEventOnStream(producer, second, kLoc));
   REQUIRE(runtime.streams().isEvent(first));
-  REQUIRE_OK(runtime.destroyStream(producer));
+  REQUIRE_OK(runtime.destroyStream(producer, kLoc));
 
   void *a = nullptr, *b = nullptr;
-  REQUIRE_OK(runtime.streamFromToken(first, a));
-  REQUIRE_OK(runtime.streamFromToken(second, b));
+  REQUIRE_OK(runtime.streamFromToken(first, a, kLoc));
+  REQUIRE_OK(runtime.streamFromToken(second, b, kLoc));
   CHECK(a != b);
   CHECK_FALSE(runtime.streams().isEvent(a));
   std::atomic<int> sawProduced{0};
@@ -297,27 +297,27 @@ TEST_CASE("a token that crossed an async.yield is an event: each stream "
         },
         "test"));
   gate.open();
-  REQUIRE_OK(runtime.synchronizeStream(a));
-  REQUIRE_OK(runtime.synchronizeStream(b));
+  REQUIRE_OK(runtime.synchronizeStream(a, kLoc));
+  REQUIRE_OK(runtime.synchronizeStream(b, kLoc));
   CHECK(sawProduced == 2);
 
   // A stream made from a stream is that stream.
   void *same = nullptr;
-  REQUIRE_OK(runtime.streamFromToken(a, same));
+  REQUIRE_OK(runtime.streamFromToken(a, same, kLoc));
   CHECK(same == a);
 
   // Join, synchronize and destroy take an event where they take a stream,
   // and release it.
   void *event = nullptr;
-  REQUIRE_OK(runtime.recordEventOnStream(a, event));
-  REQUIRE_OK(runtime.joinStream(b, event));
-  REQUIRE_ERROR(runtime.destroyEvent(event), "event");
-  REQUIRE_OK(runtime.recordEventOnStream(a, event));
-  REQUIRE_OK(runtime.synchronizeStream(event));
-  REQUIRE_OK(runtime.destroyStream(event));
-  REQUIRE_ERROR(runtime.synchronizeEvent(event), "event");
-  REQUIRE_OK(runtime.destroyStream(a));
-  REQUIRE_OK(runtime.destroyStream(b));
+  REQUIRE_OK(runtime.recordEventOnStream(a, event, kLoc));
+  REQUIRE_OK(runtime.joinStream(b, event, kLoc));
+  REQUIRE_ERROR(runtime.destroyEvent(event, kLoc), "event");
+  REQUIRE_OK(runtime.recordEventOnStream(a, event, kLoc));
+  REQUIRE_OK(runtime.synchronizeStream(event, kLoc));
+  REQUIRE_OK(runtime.destroyStream(event, kLoc));
+  REQUIRE_ERROR(runtime.synchronizeEvent(event, kLoc), "event");
+  REQUIRE_OK(runtime.destroyStream(a, kLoc));
+  REQUIRE_OK(runtime.destroyStream(b, kLoc));
 }
 
 TEST_CASE("host memory is registered from a memref, exactly the bytes it "
@@ -337,11 +337,11 @@ TEST_CASE("host memory is registered from a memref, exactly the bytes it "
   // Bytes outside the span are free to register.
   REQUIRE_OK(runtime.hostRegister(host.data(), 40, "gpu.host_register"));
   REQUIRE_OK(runtime.hostRegister(host.data() + 38, 4, "gpu.host_register"));
-  REQUIRE_OK(runtime.hostUnregisterMemRef(2, &window, 4));
-  REQUIRE_ERROR(runtime.hostUnregisterMemRef(2, &window, 4),
+  REQUIRE_OK(runtime.hostUnregisterMemRef(2, &window, 4, kLoc));
+  REQUIRE_ERROR(runtime.hostUnregisterMemRef(2, &window, 4, kLoc),
                 "is not registered host memory");
-  REQUIRE_OK(runtime.hostUnregister(host.data()));
-  REQUIRE_ERROR(runtime.hostUnregister(host.data()),
+  REQUIRE_OK(runtime.hostUnregister(host.data(), kLoc));
+  REQUIRE_ERROR(runtime.hostUnregister(host.data(), kLoc),
                 "is not registered host memory");
 
   void *device = allocate(runtime, 64);
@@ -353,12 +353,15 @@ TEST_CASE("host memory is registered from a memref, exactly the bytes it "
 
 TEST_CASE("GPU binaries and other devices are not supported", "[runtime]") {
   HostRuntime runtime;
-  REQUIRE_OK(runtime.setDefaultDevice(0));
-  REQUIRE_ERROR(runtime.setDefaultDevice(1),
+  REQUIRE_OK(runtime.setDefaultDevice(0, kLoc));
+  REQUIRE_ERROR(runtime.setDefaultDevice(1, kLoc),
                 "the host backend has one device, 0: there is no device 1");
-  REQUIRE_ERROR(HostRuntime::gpuBinariesNotSupported("mgpuModuleLoad"),
-                "the host backend cannot load or launch GPU binaries "
-                "(mgpuModuleLoad)");
+  void *module = nullptr;
+  REQUIRE_ERROR(
+      runtime.loadModule("binary", 6, kDeviceObjectBinary, 2, module, kLoc),
+      "the host backend cannot load or launch GPU binaries: it "
+      "runs the kernels that gpu-runner's host lowering compiles "
+      "into the program");
 }
 
 TEST_CASE("finalize drains the streams, lists the leaks and frees them",
@@ -437,28 +440,28 @@ TEST_CASE("upstream mgpu calls name their op without a location", "[abi]") {
 TEST_CASE("the upstream module and kernel functions report that the host "
           "backend runs no GPU binaries",
           "[abi]") {
-  auto expected = [](const char *function) {
-    return "error: gpu.launch_func: the host backend cannot load or launch "
-           "GPU binaries (" +
-           std::string(function) +
-           "): it runs the kernels that gpu-runner's host lowering compiles "
-           "into the program\n";
+  // Each error is at the op the function serves.
+  auto expected = [](const char *op) {
+    return "error: " + std::string(op) +
+           ": the host backend cannot load or launch GPU binaries: it runs "
+           "the kernels that gpu-runner's host lowering compiles into the "
+           "program\n";
   };
   ChildResult result = runInChild([] { mgpuModuleLoad(nullptr, 0); });
   CHECK(result.exitStatus == 1);
-  CHECK(result.err == expected("mgpuModuleLoad"));
+  CHECK(result.err == expected("gpu.binary"));
   result = runInChild([] { mgpuModuleLoadJIT(nullptr, 2); });
-  CHECK(result.err == expected("mgpuModuleLoadJIT"));
+  CHECK(result.err == expected("gpu.binary"));
   result = runInChild([] { mgpuModuleUnload(nullptr); });
-  CHECK(result.err == expected("mgpuModuleUnload"));
+  CHECK(result.err == expected("gpu.binary"));
   result = runInChild([] { mgpuModuleGetFunction(nullptr, "kernel"); });
-  CHECK(result.err == expected("mgpuModuleGetFunction"));
+  CHECK(result.err == expected("gpu.launch_func"));
   result = runInChild([] {
     mgpuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr,
                      0);
   });
   CHECK(result.exitStatus == 1);
-  CHECK(result.err == expected("mgpuLaunchKernel"));
+  CHECK(result.err == expected("gpu.launch_func"));
 }
 
 TEST_CASE("finalizeBackend warns about leaks and the program exits normally",
@@ -480,7 +483,8 @@ TEST_CASE("finalizeBackend warns about leaks and the program exits normally",
 }
 
 TEST_CASE("the backend names itself and rejects other devices", "[abi]") {
-  CHECK(std::string(backendName()) == "host");
+  CHECK(getBackend() == Backend::Host);
+  CHECK(std::string(getBackendName(getBackend())) == "host");
   BackendOptions options;
   options.device = 3;
   std::string error;

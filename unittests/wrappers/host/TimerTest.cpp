@@ -223,8 +223,8 @@ TEST_CASE("benchmark: a 256 MiB copy on a stream and with libc memcpy",
   std::vector<char> host(kBytes, 1);
   std::memset(device, 2, kBytes);
   void *stream = nullptr, *timer = nullptr;
-  REQUIRE_OK(runtime.createStream(stream));
-  REQUIRE_OK(runtime.createTimer(timer));
+  REQUIRE_OK(runtime.createStream(stream, kLoc));
+  REQUIRE_OK(runtime.createTimer(timer, kLoc));
 
   // Alternately, so that drifts of the machine hit both alike. The stream's
   // copy is timed as benchmarks/memcpy times it: behind an untimed copy that
@@ -232,11 +232,11 @@ TEST_CASE("benchmark: a 256 MiB copy on a stream and with libc memcpy",
   std::vector<double> ours, libc;
   for (int repeat = 0; repeat < 15; ++repeat) {
     REQUIRE_OK(runtime.memcpy(device, host.data(), kBytes, stream, "lead"));
-    REQUIRE_OK(runtime.startTimer(timer, stream));
+    REQUIRE_OK(runtime.startTimer(timer, stream, kLoc));
     REQUIRE_OK(runtime.memcpy(device, host.data(), kBytes, stream, "timed"));
-    REQUIRE_OK(runtime.stopTimer(timer, stream));
+    REQUIRE_OK(runtime.stopTimer(timer, stream, kLoc));
     int64_t ns = 0;
-    REQUIRE_OK(runtime.timerElapsedNs(timer, ns));
+    REQUIRE_OK(runtime.getTimerElapsedNs(timer, ns, kLoc));
     ours.push_back(double(ns));
 
     auto start = std::chrono::steady_clock::now();
@@ -251,7 +251,7 @@ TEST_CASE("benchmark: a 256 MiB copy on a stream and with libc memcpy",
   WARN("256 MiB host to device: stream "
        << oursMedian / 1e6 << " ms, libc " << libcMedian / 1e6
        << " ms (medians of 15), ours/libc " << libcMedian / oursMedian);
-  REQUIRE_OK(runtime.destroyTimer(timer));
-  REQUIRE_OK(runtime.destroyStream(stream));
+  REQUIRE_OK(runtime.destroyTimer(timer, kLoc));
+  REQUIRE_OK(runtime.destroyStream(stream, kLoc));
   REQUIRE_OK(runtime.free(device, nullptr, "gpu.dealloc"));
 }

@@ -1,0 +1,102 @@
+//===- DeviceKernelWrappers.cpp - Kernels of the GPU backends, in C -------===//
+//
+// The extern "C" functions of DeviceKernelAbi.def, by which the lowering of
+// gpu.binary and gpu.launch_func loads GPU binaries and launches their
+// kernels on the CUDA and HIP backends, and the runtime those backends run:
+// a GpuRuntime over the backend's driver (getGpuDriver).
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/MgpuAbi.h"
+#include "wrappers/Runtime.h"
+#include "wrappers/common/GpuRuntime.h"
+
+#include <array>
+
+using namespace gpu_runner;
+
+namespace {
+
+void check(const Status &status, const char *loc) {
+  reportIfError(status, loc);
+}
+
+/// A launch, with thread block clusters when `cluster` is not null.
+void launchKernel(void *function, const std::array<int64_t, 3> *cluster,
+                  const std::array<int64_t, 3> &grid,
+                  const std::array<int64_t, 3> &block,
+                  int32_t sharedMemoryBytes, void *stream, void **params,
+                  const char *loc) {
+  GpuLaunch launch;
+  launch.useCluster = cluster != nullptr;
+  for (int i = 0; i < 3; ++i) {
+    launch.cluster[i] = cluster ? (*cluster)[i] : 1;
+    launch.grid[i] = grid[i];
+    launch.block[i] = block[i];
+  }
+  launch.sharedMemoryBytes = sharedMemoryBytes;
+  check(getRuntime().launch(function, launch, stream, params, loc), loc);
+}
+
+} // namespace
+
+namespace gpu_runner {
+
+Runtime &getRuntime() {
+  static GpuRuntime *instance = new GpuRuntime(getGpuDriver());
+  return *instance;
+}
+
+std::vector<RuntimeSymbol> getKernelAbiSymbols() {
+  return {
+#define MGPU_FUNCTION(RET, NAME, PARAMS)                                       \
+  {#NAME, reinterpret_cast<void *>(&NAME)},
+#include "wrappers/DeviceKernelAbi.def"
+  };
+}
+
+} // namespace gpu_runner
+
+extern "C" {
+
+void *mgpuModuleLoadAt(const void *data, uint64_t sizeBytes, int32_t format,
+                       const char *loc) {
+  void *module = nullptr;
+  check(getRuntime().loadModule(data, sizeBytes, format, /*optLevel=*/4, module,
+                                loc),
+        loc);
+  return module;
+}
+
+void mgpuModuleUnloadAt(void *module, const char *loc) {
+  check(getRuntime().unloadModule(module, loc), loc);
+}
+
+void *mgpuModuleGetFunctionAt(void *module, const char *name, const char *loc) {
+  void *function = nullptr;
+  check(getRuntime().getFunction(module, name, function, loc), loc);
+  return function;
+}
+
+void mgpuLaunchKernelAt(void *function, int64_t gridX, int64_t gridY,
+                        int64_t gridZ, int64_t blockX, int64_t blockY,
+                        int64_t blockZ, int32_t sharedMemoryBytes, void *stream,
+                        void **params, int64_t, const char *loc) {
+  launchKernel(function, nullptr, {gridX, gridY, gridZ},
+               {blockX, blockY, blockZ}, sharedMemoryBytes, stream, params,
+               loc);
+}
+
+void mgpuLaunchClusterKernelAt(void *function, int64_t clusterX,
+                               int64_t clusterY, int64_t clusterZ,
+                               int64_t gridX, int64_t gridY, int64_t gridZ,
+                               int64_t blockX, int64_t blockY, int64_t blockZ,
+                               int32_t sharedMemoryBytes, void *stream,
+                               void **params, int64_t, const char *loc) {
+  const std::array<int64_t, 3> cluster = {clusterX, clusterY, clusterZ};
+  launchKernel(function, &cluster, {gridX, gridY, gridZ},
+               {blockX, blockY, blockZ}, sharedMemoryBytes, stream, params,
+               loc);
+}
+
+} // extern "C"

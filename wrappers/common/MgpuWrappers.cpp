@@ -1,0 +1,366 @@
+//===- MgpuWrappers.cpp - The mgpu ABI of every backend, in C -------------===//
+//
+// The extern "C" functions of MgpuAbi.def and the Backend.h hooks, each a
+// call into the backend's Runtime (getRuntime) that turns a failed Status
+// into a fatal error at the op's location:
+//
+//   file.mlir:12:5: error: gpu.memcpy: CUDA_ERROR_INVALID_VALUE: invalid
+//   argument
+//
+// The upstream functions carry no location, so their errors name just the
+// op they come from. How kernels are launched stays with each backend
+// (host/HostKernelWrappers.cpp, common/DeviceKernelWrappers.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/Backend.h"
+#include "wrappers/MgpuAbi.h"
+#include "wrappers/Runtime.h"
+#include "wrappers/common/RuntimeError.h"
+#include "wrappers/common/StridedCopy.h"
+
+#include <cstring>
+
+using namespace gpu_runner;
+
+namespace {
+
+void check(const Status &status, const char *loc) {
+  reportIfError(status, loc);
+}
+
+} // namespace
+
+namespace gpu_runner {
+
+Status Runtime::hostRegisterMemRef(int64_t rank, void *descriptor,
+                                   int64_t elementSizeBytes, const char *loc) {
+  ByteRange range;
+  GPU_RUNNER_RETURN_IF_ERROR(
+      readMemRefByteRange(rank, descriptor, elementSizeBytes, range));
+  return hostRegister(range.begin, range.bytes, loc);
+}
+
+Status Runtime::hostUnregisterMemRef(int64_t rank, void *descriptor,
+                                     int64_t elementSizeBytes,
+                                     const char *loc) {
+  ByteRange range;
+  GPU_RUNNER_RETURN_IF_ERROR(
+      readMemRefByteRange(rank, descriptor, elementSizeBytes, range));
+  if (range.bytes == 0)
+    return Status(); // an empty memref was never registered
+  return hostUnregister(range.begin, loc);
+}
+
+std::vector<RuntimeSymbol> getRuntimeSymbols() {
+  std::vector<RuntimeSymbol> symbols = {
+#define MGPU_FUNCTION(RET, NAME, PARAMS)                                       \
+  {#NAME, reinterpret_cast<void *>(&NAME)},
+#include "wrappers/MgpuAbi.def"
+  };
+  for (const RuntimeSymbol &symbol : getKernelAbiSymbols())
+    symbols.push_back(symbol);
+  return symbols;
+}
+
+bool describeDevices(std::string &text, std::string &error) {
+  Status status = getRuntime().describeDevices(text);
+  if (!status.ok())
+    error = status.message();
+  return status.ok();
+}
+
+bool queryDeviceChip(int device, std::string &chip, std::string &error) {
+  Status status = getRuntime().getDeviceChip(device, chip);
+  if (!status.ok())
+    error = status.message();
+  return status.ok();
+}
+
+bool initializeBackend(const BackendOptions &options, std::string &error) {
+  Status status = getRuntime().initialize(options.device);
+  if (!status.ok())
+    error = status.message();
+  return status.ok();
+}
+
+void synchronizeBackend() { check(getRuntime().synchronize(), nullptr); }
+
+void finalizeBackend() {
+  std::vector<Runtime::Warning> leaks;
+  check(getRuntime().finalize(leaks), nullptr);
+  for (const Runtime::Warning &leak : leaks)
+    reportWarning(leak.loc.c_str(), leak.message);
+}
+
+} // namespace gpu_runner
+
+extern "C" {
+
+//===----------------------------------------------------------------------===//
+// Upstream functions, without a location: errors name the op.
+//===----------------------------------------------------------------------===//
+
+void *mgpuModuleLoad(void *data, size_t sizeBytes) {
+  void *module = nullptr;
+  check(getRuntime().loadModule(data, sizeBytes, kDeviceObjectBinary,
+                                /*optLevel=*/4, module, "gpu.binary"),
+        "gpu.binary");
+  return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int32_t optLevel) {
+  void *module = nullptr;
+  const char *ptx = static_cast<const char *>(data);
+  check(getRuntime().loadModule(data, ptx ? std::strlen(ptx) + 1 : 0,
+                                kDeviceObjectAssembly, optLevel, module,
+                                "gpu.binary"),
+        "gpu.binary");
+  return module;
+}
+
+void mgpuModuleUnload(void *module) {
+  check(getRuntime().unloadModule(module, "gpu.binary"), "gpu.binary");
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  void *function = nullptr;
+  check(getRuntime().getFunction(module, name, function, "gpu.launch_func"),
+        "gpu.launch_func");
+  return function;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t sharedMemoryBytes, void *stream,
+                      void **params, void **, size_t) {
+  GpuLaunch launch;
+  launch.grid[0] = gridX;
+  launch.grid[1] = gridY;
+  launch.grid[2] = gridZ;
+  launch.block[0] = blockX;
+  launch.block[1] = blockY;
+  launch.block[2] = blockZ;
+  launch.sharedMemoryBytes = sharedMemoryBytes;
+  check(
+      getRuntime().launch(function, launch, stream, params, "gpu.launch_func"),
+      "gpu.launch_func");
+}
+
+void *mgpuStreamCreate(void) { return mgpuStreamCreateAt("gpu.wait"); }
+
+void mgpuStreamDestroy(void *stream) {
+  mgpuStreamDestroyAt(stream, "gpu.wait");
+}
+
+void mgpuStreamSynchronize(void *stream) {
+  mgpuStreamSynchronizeAt(stream, "gpu.wait");
+}
+
+void mgpuStreamWaitEvent(void *stream, void *event) {
+  check(getRuntime().streamWaitEvent(stream, event, "gpu.wait"), "gpu.wait");
+}
+
+void *mgpuEventCreate(void) {
+  void *event = nullptr;
+  check(getRuntime().createEvent(event, "gpu.wait"), "gpu.wait");
+  return event;
+}
+
+void mgpuEventDestroy(void *event) {
+  check(getRuntime().destroyEvent(event, "gpu.wait"), "gpu.wait");
+}
+
+void mgpuEventSynchronize(void *event) {
+  check(getRuntime().synchronizeEvent(event, "gpu.wait"), "gpu.wait");
+}
+
+void mgpuEventRecord(void *event, void *stream) {
+  check(getRuntime().recordEvent(event, stream, "gpu.wait"), "gpu.wait");
+}
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
+  return mgpuMemAllocAt(sizeBytes, stream, isHostShared, "gpu.alloc");
+}
+
+void mgpuMemFree(void *ptr, void *stream) {
+  mgpuMemFreeAt(ptr, stream, "gpu.dealloc");
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+  mgpuMemcpyAt(dst, src, sizeBytes, stream, "gpu.memcpy");
+}
+
+void mgpuMemset16(void *dst, uint16_t value, size_t count, void *stream) {
+  mgpuMemset16At(dst, value, count, stream, "gpu.memset");
+}
+
+void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream) {
+  mgpuMemset32At(dst, value, count, stream, "gpu.memset");
+}
+
+void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
+  check(getRuntime().hostRegister(ptr, sizeBytes, "gpu.host_register"),
+        "gpu.host_register");
+}
+
+void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                               int64_t elementSizeBytes) {
+  mgpuMemHostRegisterMemRefAt(rank, descriptor, elementSizeBytes,
+                              "gpu.host_register");
+}
+
+void mgpuMemHostUnregister(void *ptr) {
+  check(getRuntime().hostUnregister(ptr, "gpu.host_unregister"),
+        "gpu.host_unregister");
+}
+
+void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                 int64_t elementSizeBytes) {
+  mgpuMemHostUnregisterMemRefAt(rank, descriptor, elementSizeBytes,
+                                "gpu.host_unregister");
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+  mgpuSetDefaultDeviceAt(device, "gpu.set_default_device");
+}
+
+//===----------------------------------------------------------------------===//
+// gpu-runner's own functions.
+//===----------------------------------------------------------------------===//
+
+void *mgpuStreamCreateAt(const char *loc) {
+  void *stream = nullptr;
+  check(getRuntime().createStream(stream, loc), loc);
+  return stream;
+}
+
+void mgpuStreamDestroyAt(void *stream, const char *loc) {
+  check(getRuntime().destroyStream(stream, loc), loc);
+}
+
+void mgpuStreamSynchronizeAt(void *stream, const char *loc) {
+  check(getRuntime().synchronizeStream(stream, loc), loc);
+}
+
+void mgpuStreamJoinAt(void *stream, void *dependency, const char *loc) {
+  check(getRuntime().joinStream(stream, dependency, loc), loc);
+}
+
+void *mgpuStreamRecordEventAt(void *stream, const char *loc) {
+  void *event = nullptr;
+  check(getRuntime().recordEventOnStream(stream, event, loc), loc);
+  return event;
+}
+
+void *mgpuStreamFromTokenAt(void *token, const char *loc) {
+  void *stream = nullptr;
+  check(getRuntime().streamFromToken(token, stream, loc), loc);
+  return stream;
+}
+
+void *mgpuMemAllocAt(uint64_t sizeBytes, void *stream, bool isHostShared,
+                     const char *loc) {
+  void *result = nullptr;
+  check(getRuntime().allocate(sizeBytes, stream, isHostShared, loc, result),
+        loc);
+  return result;
+}
+
+void mgpuMemFreeAt(void *ptr, void *stream, const char *loc) {
+  check(getRuntime().free(ptr, stream, loc), loc);
+}
+
+void mgpuMemcpyAt(void *dst, void *src, uint64_t sizeBytes, void *stream,
+                  const char *loc) {
+  check(getRuntime().memcpy(dst, src, sizeBytes, stream, loc), loc);
+}
+
+void mgpuMemcpyStridedAt(int64_t rank, void *dstDescriptor, void *srcDescriptor,
+                         int64_t elementSizeBytes, void *stream,
+                         const char *loc) {
+  check(getRuntime().memcpyStrided(rank, dstDescriptor, srcDescriptor,
+                                   elementSizeBytes, stream, loc),
+        loc);
+}
+
+void mgpuMemset8At(void *dst, uint8_t value, uint64_t count, void *stream,
+                   const char *loc) {
+  check(getRuntime().memset(dst, value, 1, count, stream, loc), loc);
+}
+
+void mgpuMemset16At(void *dst, uint16_t value, uint64_t count, void *stream,
+                    const char *loc) {
+  check(getRuntime().memset(dst, value, 2, count, stream, loc), loc);
+}
+
+void mgpuMemset32At(void *dst, uint32_t value, uint64_t count, void *stream,
+                    const char *loc) {
+  check(getRuntime().memset(dst, value, 4, count, stream, loc), loc);
+}
+
+void mgpuMemset64At(void *dst, uint64_t value, uint64_t count, void *stream,
+                    const char *loc) {
+  check(getRuntime().memset(dst, value, 8, count, stream, loc), loc);
+}
+
+void mgpuMemsetStridedAt(int64_t rank, void *descriptor,
+                         int64_t elementSizeBytes, uint64_t value, void *stream,
+                         const char *loc) {
+  check(getRuntime().memsetStrided(rank, descriptor, elementSizeBytes, value,
+                                   stream, loc),
+        loc);
+}
+
+void mgpuMemHostRegisterMemRefAt(int64_t rank, void *descriptor,
+                                 int64_t elementSizeBytes, const char *loc) {
+  check(
+      getRuntime().hostRegisterMemRef(rank, descriptor, elementSizeBytes, loc),
+      loc);
+}
+
+void mgpuMemHostUnregisterMemRefAt(int64_t rank, void *descriptor,
+                                   int64_t elementSizeBytes, const char *loc) {
+  check(getRuntime().hostUnregisterMemRef(rank, descriptor, elementSizeBytes,
+                                          loc),
+        loc);
+}
+
+void mgpuSetDefaultDeviceAt(int32_t device, const char *loc) {
+  check(getRuntime().setDefaultDevice(device, loc), loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Timers. Programs call these directly, so errors name the function.
+//===----------------------------------------------------------------------===//
+
+void *mgpuTimerCreate(void) {
+  void *timer = nullptr;
+  check(getRuntime().createTimer(timer, "mgpuTimerCreate"), "mgpuTimerCreate");
+  return timer;
+}
+
+void mgpuTimerDestroy(void *timer) {
+  check(getRuntime().destroyTimer(timer, "mgpuTimerDestroy"),
+        "mgpuTimerDestroy");
+}
+
+void mgpuTimerStart(void *timer, void *stream) {
+  check(getRuntime().startTimer(timer, stream, "mgpuTimerStart"),
+        "mgpuTimerStart");
+}
+
+void mgpuTimerStop(void *timer, void *stream) {
+  check(getRuntime().stopTimer(timer, stream, "mgpuTimerStop"),
+        "mgpuTimerStop");
+}
+
+int64_t mgpuTimerElapsedNs(void *timer) {
+  int64_t nanoseconds = 0;
+  check(
+      getRuntime().getTimerElapsedNs(timer, nanoseconds, "mgpuTimerElapsedNs"),
+      "mgpuTimerElapsedNs");
+  return nanoseconds;
+}
+
+} // extern "C"

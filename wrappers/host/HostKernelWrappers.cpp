@@ -1,0 +1,158 @@
+//===- HostKernelWrappers.cpp - Kernels of the host backend, in C ---------===//
+//
+// The extern "C" functions of HostKernelAbi.def, by which kernels compiled
+// into the program are launched and reach their barriers and shuffles, and
+// the host backend's runtime (a HostRuntime). Barriers and shuffles go
+// straight to the calling fiber's block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/HostKernelAbi.h"
+#include "wrappers/MgpuAbi.h"
+#include "wrappers/common/RuntimeError.h"
+#include "wrappers/host/FaultHandler.h"
+#include "wrappers/host/Fibers.h"
+#include "wrappers/host/Runtime.h"
+
+#include <vector>
+
+using namespace gpu_runner;
+
+namespace {
+
+/// Never destroyed: at exit, other threads (the program's, or workers the
+/// program never let finish) may still call in, and static destructors run
+/// in no useful order. finalizeBackend does the orderly shutdown.
+HostRuntime &runtime() {
+  static HostRuntime *instance = new HostRuntime();
+  return *instance;
+}
+
+void check(const Status &status, const char *loc) {
+  reportIfError(status, loc);
+}
+
+/// The context of a GPU thread that runs on a fiber; anything else reaching
+/// a barrier or shuffle is a bug of the lowering.
+HostKernelContext *fiberContext(void *context, const char *loc,
+                                const char *op) {
+  auto *threadContext = static_cast<HostKernelContext *>(context);
+  if (!threadContext || !threadContext->runtime)
+    reportFatalError(loc && *loc ? loc : op,
+                     "a kernel launched without fibers reached this op: a "
+                     "bug of the host kernel lowering, which launches every "
+                     "kernel with barriers or shuffles with "
+                     "kHostKernelUsesFibers");
+  return threadContext;
+}
+
+/// The JIT'd program's abort(), which a failed cf.assert calls once it has
+/// printed its message: an error with status 1 that says where it happened,
+/// instead of a crash.
+[[noreturn]] void programAbort() {
+  const RunningKernel &kernel = runningKernel();
+  const char *cause = "a failed cf.assert (its message is printed above) or "
+                      "a call of abort()";
+  if (!kernel.name)
+    reportFatalError(nullptr, std::string("the program aborted: ") + cause);
+  auto ids = [](const int64_t *id) {
+    return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " +
+           std::to_string(id[2]) + ")";
+  };
+  std::string where = "block " + ids(kernel.blockId);
+  if (kernel.threadId)
+    where += ", thread " + ids(kernel.threadId);
+  reportFatalError(kernel.launchLoc ? kernel.launchLoc : "gpu.launch_func",
+                   "kernel '" + std::string(kernel.name) + "' aborted in " +
+                       where + ": " + cause);
+}
+
+} // namespace
+
+namespace gpu_runner {
+
+Backend getBackend() { return Backend::Host; }
+
+Runtime &getRuntime() { return runtime(); }
+
+std::vector<RuntimeSymbol> getKernelAbiSymbols() {
+  return {
+#define MGPU_FUNCTION(RET, NAME, PARAMS)                                       \
+  {#NAME, reinterpret_cast<void *>(&NAME)},
+#include "wrappers/HostKernelAbi.def"
+      // The program's own abort(), so that a failed assertion is an error.
+      {"abort", reinterpret_cast<void *>(&programAbort)},
+  };
+}
+
+} // namespace gpu_runner
+
+extern "C" {
+
+//===----------------------------------------------------------------------===//
+// Kernels compiled for the host (HostKernelAbi.def).
+//===----------------------------------------------------------------------===//
+
+void mgpuLaunchHostKernelAt(void *entry, int64_t gridX, int64_t gridY,
+                            int64_t gridZ, int64_t blockX, int64_t blockY,
+                            int64_t blockZ, int64_t dynamicSharedBytes,
+                            int64_t staticSharedBytes, int32_t flags,
+                            void *args, int64_t argsBytes, void *stream,
+                            const char *kernelName, const char *loc) {
+  KernelLaunch launch;
+  launch.entry = reinterpret_cast<HostKernelEntry>(entry);
+  launch.grid[0] = gridX;
+  launch.grid[1] = gridY;
+  launch.grid[2] = gridZ;
+  launch.block[0] = blockX;
+  launch.block[1] = blockY;
+  launch.block[2] = blockZ;
+  launch.dynamicSharedBytes = dynamicSharedBytes;
+  launch.staticSharedBytes = staticSharedBytes;
+  launch.flags = flags;
+  launch.name = kernelName && *kernelName ? kernelName : "(unnamed)";
+  check(runtime().launchKernel(launch, args, argsBytes, stream, loc), loc);
+}
+
+void mgpuHostBarrierAt(void *context, const char *loc) {
+  FiberBlock::barrier(fiberContext(context, loc, "gpu.barrier"), loc);
+}
+
+uint64_t mgpuHostShuffleAt(void *context, uint64_t value, int32_t sourceLane,
+                           int32_t width, const char *loc) {
+  return FiberBlock::shuffle(fiberContext(context, loc, "gpu.shuffle"), value,
+                             sourceLane, width, loc);
+}
+
+void mgpuHostCheckAccessAt(intptr_t address, int64_t bytes, int32_t isStore,
+                           int32_t badDimension, int64_t badIndex,
+                           int64_t badSize, int64_t threadX, int64_t threadY,
+                           int64_t threadZ, int64_t blockX, int64_t blockY,
+                           int64_t blockZ, intptr_t loc) {
+  const char *what = isStore ? "store" : "load";
+  Status status;
+  if (badDimension >= 0)
+    status =
+        Status::error("index " + std::to_string(badIndex) + " of dimension " +
+                      std::to_string(badDimension) + " is outside [0, " +
+                      std::to_string(badSize) + "), the memref's size there");
+  else
+    status = runtime().memory().checkRange(reinterpret_cast<void *>(address),
+                                           static_cast<uint64_t>(bytes), what);
+  if (status.ok())
+    return;
+  const char *kernel = runningKernel().name;
+  int64_t thread[3] = {threadX, threadY, threadZ};
+  int64_t block[3] = {blockX, blockY, blockZ};
+  auto ids = [](const int64_t *id) {
+    return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " +
+           std::to_string(id[2]) + ")";
+  };
+  reportFatalError(
+      reinterpret_cast<const char *>(loc),
+      std::string(badDimension >= 0 ? "out-of-bounds " : "invalid ") + what +
+          " in kernel '" + (kernel ? kernel : "(unknown)") + "', block " +
+          ids(block) + ", thread " + ids(thread) + ": " + status.message());
+}
+
+} // extern "C"
