@@ -631,13 +631,9 @@ Status GpuRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
   void *driverStream;
   int device;
   GPU_RUNNER_RETURN_IF_ERROR(resolveStream(stream, driverStream, device));
-  MemRefView dst, src;
-  GPU_RUNNER_RETURN_IF_ERROR(readMemRefDescriptor(
-      rank, dstDescriptor, elementSizeBytes, "destination", dst));
-  GPU_RUNNER_RETURN_IF_ERROR(readMemRefDescriptor(
-      rank, srcDescriptor, elementSizeBytes, "source", src));
   StridedCopyPlan plan;
-  GPU_RUNNER_RETURN_IF_ERROR(planStridedCopy(dst, src, plan));
+  GPU_RUNNER_RETURN_IF_ERROR(planStridedCopy(rank, dstDescriptor, srcDescriptor,
+                                             elementSizeBytes, plan));
   GPU_RUNNER_RETURN_IF_ERROR(
       checkRange(plan.dstRange.begin, plan.dstRange.bytes, "destination"));
   GPU_RUNNER_RETURN_IF_ERROR(
@@ -680,11 +676,9 @@ Status GpuRuntime::memsetStrided(int64_t rank, void *descriptor,
   void *driverStream;
   int device;
   GPU_RUNNER_RETURN_IF_ERROR(resolveStream(stream, driverStream, device));
-  MemRefView view;
-  GPU_RUNNER_RETURN_IF_ERROR(readMemRefDescriptor(
-      rank, descriptor, elementSizeBytes, "destination", view));
   StridedFillPlan plan;
-  GPU_RUNNER_RETURN_IF_ERROR(planStridedFill(view, plan));
+  GPU_RUNNER_RETURN_IF_ERROR(
+      planStridedFill(rank, descriptor, elementSizeBytes, plan));
   GPU_RUNNER_RETURN_IF_ERROR(
       checkRange(plan.range.begin, plan.range.bytes, "destination"));
   if (plan.runElements == 0)

@@ -46,57 +46,7 @@ public:
   GpuRuntime(const GpuRuntime &) = delete;
   GpuRuntime &operator=(const GpuRuntime &) = delete;
 
-  /// Loads the driver and makes `device` the default device.
-  Status initialize(int device) override;
-  Status describeDevices(std::string &text) override;
-  Status getDeviceChip(int device, std::string &chip) override;
-  /// Waits for all work on every device the program used.
-  Status synchronize() override;
-  Status finalize(std::vector<Warning> &leaks) override;
-
-  Status createStream(void *&stream, const char *loc) override;
-  Status destroyStream(void *token, const char *loc) override;
-  Status synchronizeStream(void *token, const char *loc) override;
-  Status joinStream(void *stream, void *dependency, const char *loc) override;
-  Status recordEventOnStream(void *stream, void *&event,
-                             const char *loc) override;
-  Status streamFromToken(void *token, void *&stream, const char *loc) override;
-  Status createEvent(void *&event, const char *loc) override;
-  Status destroyEvent(void *event, const char *loc) override;
-  Status recordEvent(void *event, void *stream, const char *loc) override;
-  Status synchronizeEvent(void *event, const char *loc) override;
-  Status streamWaitEvent(void *stream, void *event, const char *loc) override;
-
-  Status allocate(uint64_t bytes, void *stream, bool hostShared,
-                  const char *loc, void *&result) override;
-  Status free(void *ptr, void *stream, const char *loc) override;
-  Status memcpy(void *dst, const void *src, uint64_t bytes, void *stream,
-                const char *loc) override;
-  Status memcpyStrided(int64_t rank, void *dstDescriptor, void *srcDescriptor,
-                       int64_t elementSizeBytes, void *stream,
-                       const char *loc) override;
-  Status memset(void *dst, uint64_t value, int64_t elementSizeBytes,
-                uint64_t count, void *stream, const char *loc) override;
-  Status memsetStrided(int64_t rank, void *descriptor, int64_t elementSizeBytes,
-                       uint64_t value, void *stream, const char *loc) override;
-  Status hostRegister(void *ptr, uint64_t bytes, const char *loc) override;
-  Status hostUnregister(void *ptr, const char *loc) override;
-  Status setDefaultDevice(int32_t device, const char *loc) override;
-
-  Status createTimer(void *&timer, const char *loc) override;
-  Status destroyTimer(void *timer, const char *loc) override;
-  Status startTimer(void *timer, void *stream, const char *loc) override;
-  Status stopTimer(void *timer, void *stream, const char *loc) override;
-  Status getTimerElapsedNs(void *timer, int64_t &nanoseconds,
-                           const char *loc) override;
-
-  Status loadModule(const void *data, uint64_t bytes, int32_t format,
-                    int optLevel, void *&module, const char *loc) override;
-  Status unloadModule(void *module, const char *loc) override;
-  Status getFunction(void *module, const char *name, void *&function,
-                     const char *loc) override;
-  Status launch(void *function, const GpuLaunch &launch, void *stream,
-                void **params, const char *loc) override;
+#include "wrappers/RuntimeOverrides.inc"
 
 private:
   using Result = GpuDriver::Result;

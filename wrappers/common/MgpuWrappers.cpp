@@ -134,14 +134,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t sharedMemoryBytes, void *stream,
                       void **params, void **, size_t) {
-  GpuLaunch launch;
-  launch.grid[0] = gridX;
-  launch.grid[1] = gridY;
-  launch.grid[2] = gridZ;
-  launch.block[0] = blockX;
-  launch.block[1] = blockY;
-  launch.block[2] = blockZ;
-  launch.sharedMemoryBytes = sharedMemoryBytes;
+  GpuLaunch launch{{1, 1, 1},
+                   {gridX, gridY, gridZ},
+                   {blockX, blockY, blockZ},
+                   sharedMemoryBytes};
   check(
       getRuntime().launch(function, launch, stream, params, "gpu.launch_func"),
       "gpu.launch_func");

@@ -1,4 +1,5 @@
-//===- Sanitizers.h - Which sanitizers the build instruments ---------------===//
+//===- Sanitizers.h - Which sanitizers the build instruments
+//---------------===//
 //
 // GPU_RUNNER_ASAN and GPU_RUNNER_TSAN are defined where AddressSanitizer or
 // ThreadSanitizer instruments the code, as GCC and clang each say it.

@@ -457,4 +457,23 @@ Status readMemRefByteRange(int64_t rank, const void *descriptor,
   return computeByteRange(view, "memref", range);
 }
 
+Status planStridedCopy(int64_t rank, const void *dstDescriptor,
+                       const void *srcDescriptor, int64_t elementSizeBytes,
+                       StridedCopyPlan &plan) {
+  MemRefView dst, src;
+  GPU_RUNNER_RETURN_IF_ERROR(readMemRefDescriptor(
+      rank, srcDescriptor, elementSizeBytes, "source", src));
+  GPU_RUNNER_RETURN_IF_ERROR(readMemRefDescriptor(
+      rank, dstDescriptor, elementSizeBytes, "destination", dst));
+  return planStridedCopy(dst, src, plan);
+}
+
+Status planStridedFill(int64_t rank, const void *descriptor,
+                       int64_t elementSizeBytes, StridedFillPlan &plan) {
+  MemRefView dst;
+  GPU_RUNNER_RETURN_IF_ERROR(readMemRefDescriptor(
+      rank, descriptor, elementSizeBytes, "destination", dst));
+  return planStridedFill(dst, plan);
+}
+
 } // namespace gpu_runner

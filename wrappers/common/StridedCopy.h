@@ -92,6 +92,12 @@ struct StridedCopyPlan {
 Status planStridedCopy(const MemRefView &dst, const MemRefView &src,
                        StridedCopyPlan &plan);
 
+/// The same for two memref descriptors of rank `rank` (readMemRefDescriptor):
+/// what the mgpu ABI's strided copies pass.
+Status planStridedCopy(int64_t rank, const void *dstDescriptor,
+                       const void *srcDescriptor, int64_t elementSizeBytes,
+                       StridedCopyPlan &plan);
+
 /// Executes a plan made by planStridedCopy.
 void runStridedCopy(const StridedCopyPlan &plan);
 
@@ -115,6 +121,9 @@ bool isFillElementSize(int64_t elementSizeBytes);
 
 /// Plans a fill of `dst`, whose element size must be 1, 2, 4 or 8 bytes.
 Status planStridedFill(const MemRefView &dst, StridedFillPlan &plan);
+/// The same for a memref descriptor of rank `rank`.
+Status planStridedFill(int64_t rank, const void *descriptor,
+                       int64_t elementSizeBytes, StridedFillPlan &plan);
 
 /// Executes a plan made by planStridedFill; `value` holds the element's bits
 /// in its low bytes.

@@ -141,13 +141,9 @@ Status HostRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
                                   void *srcDescriptor, int64_t elementSizeBytes,
                                   void *stream, const char *loc) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
-  MemRefView dst, src;
-  GPU_RUNNER_RETURN_IF_ERROR(readMemRefDescriptor(
-      rank, srcDescriptor, elementSizeBytes, "source", src));
-  GPU_RUNNER_RETURN_IF_ERROR(readMemRefDescriptor(
-      rank, dstDescriptor, elementSizeBytes, "destination", dst));
   StridedCopyPlan plan;
-  GPU_RUNNER_RETURN_IF_ERROR(planStridedCopy(dst, src, plan));
+  GPU_RUNNER_RETURN_IF_ERROR(planStridedCopy(rank, dstDescriptor, srcDescriptor,
+                                             elementSizeBytes, plan));
   GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
       plan.srcRange.begin, plan.srcRange.bytes, "source"));
   GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
@@ -190,11 +186,9 @@ Status HostRuntime::memsetStrided(int64_t rank, void *descriptor,
                                   int64_t elementSizeBytes, uint64_t value,
                                   void *stream, const char *loc) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
-  MemRefView dst;
-  GPU_RUNNER_RETURN_IF_ERROR(readMemRefDescriptor(
-      rank, descriptor, elementSizeBytes, "destination", dst));
   StridedFillPlan plan;
-  GPU_RUNNER_RETURN_IF_ERROR(planStridedFill(dst, plan));
+  GPU_RUNNER_RETURN_IF_ERROR(
+      planStridedFill(rank, descriptor, elementSizeBytes, plan));
   GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
       plan.range.begin, plan.range.bytes, "destination"));
   return streamManager.enqueue(
