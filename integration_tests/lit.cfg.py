@@ -94,6 +94,10 @@ for gpu, variable in (("cuda", "GPU_RUNNER_CUDA_DRIVER"),
     config.substitutions.append(
         ("%gpu-runner-" + gpu + "-standin", standins[gpu]))
     config.substitutions.append(("%" + gpu + "-standin-lib", library))
+    # The same without the entry points only some programs need.
+    config.substitutions.append(
+        ("%" + gpu + "-old-standin-lib", library.replace("-standin.so",
+                                                          "-standin-old.so")))
     config.substitutions.append(
         ("%" + gpu + "-include-dir", getattr(config, gpu + "_include_dir", "")))
 

@@ -1140,6 +1140,9 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
   return launch(call, f, request, hStream);
 }
 
+// A driver older than CUDA 12.0 has no cuLaunchKernelEx: the stand-in can
+// be built without it, to test programs on such a driver.
+#ifndef GPU_RUNNER_STANDIN_WITHOUT_LAUNCH_KERNEL_EX
 CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
                           void **kernelParams, void **extra) {
   Call call("cuLaunchKernelEx");
@@ -1179,3 +1182,4 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
   }
   return launch(call, f, request, config->hStream);
 }
+#endif

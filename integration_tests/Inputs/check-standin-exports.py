@@ -10,7 +10,8 @@ the backend's table of entry points:
 
     check-standin-exports.py LIBRARY HEADER TABLE PREFIX
 
-TABLE is the backend's DriverApi.h, whose X(name) lines list what it loads.
+TABLE is the backend's DriverApi.h, whose REQUIRED(name), OPTIONAL(name),
+ENTRY(name) and TYPED_ENTRY(name, type) lines list what it loads.
 Prints one line per finding and a summary; exits 1 if any check fails.
 """
 
@@ -38,8 +39,9 @@ def main():
         if match and match.group(1) != match.group(2):
             renamed[match.group(1)] = match.group(2)
 
-    loaded = re.findall(r"^\s*X\((%s\w+)\)" % prefix, open(table).read(),
-                        re.MULTILINE)
+    loaded = re.findall(
+        r"^\s*(?:REQUIRED|OPTIONAL|ENTRY|TYPED_ENTRY)\((%s\w+)[,)]" % prefix,
+        open(table).read(), re.MULTILINE)
     failed = False
     for name in entries:
         if name in renamed:

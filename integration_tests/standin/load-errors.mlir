@@ -16,7 +16,7 @@
 // CUDA-MISSING: error: GPU_RUNNER_CUDA_DRIVER={{.*}}.missing.so could not be loaded ({{.*}}No such file or directory)
 // HIP-MISSING:  error: GPU_RUNNER_HIP_RUNTIME={{.*}}.missing.so could not be loaded ({{.*}}No such file or directory)
 // CUDA-OLD:     error: the NVIDIA driver is too old: {{.*}}libgpu-runner-hip-standin.so does not provide cuInit
-// HIP-OLD:      error: the HIP runtime is too old: libamdhip64 does not provide hipInit
+// HIP-OLD:      error: the HIP runtime is too old: {{.*}}libgpu-runner-cuda-standin.so does not provide hipInit
 // UNVERSIONED:  gpu-runner CUDA driver stand-in: GPU_RUNNER_STANDIN_FAULTS: 'cuMemAlloc' is not an entry point the library exports (versioned entry points carry their suffix: cuMemAlloc_v2)
 // CALL-ZERO:    gpu-runner HIP runtime stand-in: GPU_RUNNER_STANDIN_FAULTS: '0' in 'hipMalloc:0:hipErrorOutOfMemory' is not a call number (1 is the first call)
 // WRONG-API:    gpu-runner HIP runtime stand-in: GPU_RUNNER_STANDIN_FAULTS: 'CUDA_ERROR_OUT_OF_MEMORY' in 'hipMalloc:1:CUDA_ERROR_OUT_OF_MEMORY' is not an error of this API

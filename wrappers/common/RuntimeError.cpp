@@ -103,4 +103,8 @@ void reportWarning(const char *loc, const std::string &message) {
   printDiagnostic(loc, "warning", message);
 }
 
+std::string byteCount(uint64_t bytes) {
+  return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+}
+
 } // namespace gpu_runner

@@ -81,6 +81,9 @@ std::string opName(const char *loc);
 /// "0x7f12345000": how messages print an address.
 std::string formatPointer(const void *pointer);
 
+/// "1 byte", "16 bytes".
+std::string byteCount(uint64_t bytes);
+
 /// Prints the error at `loc` on stderr, flushes every stdio stream (the JIT'd
 /// program prints through stdio) and ends the process with status 1.
 /// Uses _Exit: other threads may still be running, so static destructors

@@ -98,9 +98,6 @@ Status planStridedCopy(int64_t rank, const void *dstDescriptor,
                        const void *srcDescriptor, int64_t elementSizeBytes,
                        StridedCopyPlan &plan);
 
-/// Executes a plan made by planStridedCopy.
-void runStridedCopy(const StridedCopyPlan &plan);
-
 /// A fill of a strided memref as a loop nest around contiguous runs, merged
 /// the same way as a copy's.
 struct StridedFillPlan {
@@ -124,20 +121,6 @@ Status planStridedFill(const MemRefView &dst, StridedFillPlan &plan);
 /// The same for a memref descriptor of rank `rank`.
 Status planStridedFill(int64_t rank, const void *descriptor,
                        int64_t elementSizeBytes, StridedFillPlan &plan);
-
-/// Executes a plan made by planStridedFill; `value` holds the element's bits
-/// in its low bytes.
-void runStridedFill(const StridedFillPlan &plan, uint64_t value);
-
-/// Copies `bytes` contiguous bytes: memcpy, or memmove when the ranges
-/// overlap (which would make memcpy undefined).
-void copyBytes(void *dst, const void *src, uint64_t bytes);
-
-/// Fills `count` contiguous elements of `elementSizeBytes` (1, 2, 4 or 8)
-/// bytes with the low bytes of `value`: memset when all of the element's
-/// bytes are equal, wide stores of a repeated pattern otherwise.
-void fillElements(void *dst, uint64_t value, int64_t elementSizeBytes,
-                  uint64_t count);
 
 } // namespace gpu_runner
 

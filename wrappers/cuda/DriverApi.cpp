@@ -4,8 +4,8 @@
 
 #include "wrappers/Backend.h"
 #include "wrappers/MgpuAbi.h"
-
-#include <dlfcn.h>
+#include "wrappers/gpu/DriverLibrary.h"
+#include "wrappers/gpu/GpuRuntime.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -23,35 +23,28 @@ namespace {
 DriverApi loadedApi;
 
 Status load() {
-  // GPU_RUNNER_CUDA_DRIVER names another driver library: one outside the
-  // loader's path, or a stand-in for tests.
-  const char *chosen = std::getenv("GPU_RUNNER_CUDA_DRIVER");
-  std::string name = chosen && *chosen ? chosen : kDriverLibrary;
-  void *library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    const char *reason = dlerror();
-    if (chosen && *chosen)
-      return Status::error("GPU_RUNNER_CUDA_DRIVER=" + name +
-                           " could not be loaded (" +
-                           (reason ? reason : "unknown reason") + ")");
-    return Status::error(
-        std::string("the NVIDIA driver is not installed: ") + kDriverLibrary +
-        " could not be loaded (" + (reason ? reason : "unknown reason") +
-        "); gpu-runner-cuda runs programs only where the driver is, and "
-        "gpu-runner-host runs them on the CPU");
-  }
-  // The library stays open for the life of the process.
-#define GPU_RUNNER_LOOK_UP_ENTRY(NAME)                                         \
-  loadedApi.NAME = reinterpret_cast<decltype(loadedApi.NAME)>(                 \
-      dlsym(library, GPU_RUNNER_STRINGIZE_EXPANDED(NAME)));                    \
-  if (!loadedApi.NAME)                                                         \
-    return Status::error(std::string("the NVIDIA driver is too old: ") +       \
-                         name + " does not provide " +                         \
-                         GPU_RUNNER_STRINGIZE_EXPANDED(NAME) +                 \
-                         "; gpu-runner-cuda needs a driver for CUDA 12.8 or "  \
-                         "newer");
-  GPU_RUNNER_CUDA_DRIVER_FUNCTIONS(GPU_RUNNER_LOOK_UP_ENTRY)
-#undef GPU_RUNNER_LOOK_UP_ENTRY
+  static const DriverLibrary library = {
+      "GPU_RUNNER_CUDA_DRIVER",
+      {kDriverLibrary},
+      "the NVIDIA driver",
+      kDriverLibrary,
+      "gpu-runner-cuda runs programs only where the driver is",
+      "; gpu-runner-cuda needs a driver for CUDA 12.8 or newer"};
+  // cuda.h maps the names the table uses to the versioned symbols the
+  // driver exports: cuMemAlloc is cuMemAlloc_v2.
+  const std::vector<DriverEntryPoint> entries = {
+#define GPU_RUNNER_REQUIRED_ENTRY(NAME)                                        \
+  {GPU_RUNNER_STRINGIZE_EXPANDED(NAME),                                        \
+   reinterpret_cast<void **>(&loadedApi.NAME), false},
+#define GPU_RUNNER_OPTIONAL_ENTRY(NAME)                                        \
+  {GPU_RUNNER_STRINGIZE_EXPANDED(NAME),                                        \
+   reinterpret_cast<void **>(&loadedApi.NAME), true},
+      GPU_RUNNER_CUDA_DRIVER_FUNCTIONS(GPU_RUNNER_REQUIRED_ENTRY,
+                                       GPU_RUNNER_OPTIONAL_ENTRY)
+#undef GPU_RUNNER_REQUIRED_ENTRY
+#undef GPU_RUNNER_OPTIONAL_ENTRY
+  };
+  GPU_RUNNER_RETURN_IF_ERROR(loadDriverLibrary(library, entries));
 
   CUresult result = loadedApi.cuInit(0);
   if (result == CUDA_ERROR_NO_DEVICE)
@@ -421,6 +414,13 @@ public:
         CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
         static_cast<int>(bytes));
   }
+  Status checkLaunch(const GpuLaunchConfig &config) const override {
+    if (config.useCluster && !driver().cuLaunchKernelEx)
+      return Status::error("thread block clusters need cuLaunchKernelEx, "
+                           "which this NVIDIA driver does not provide "
+                           "(CUDA 12.0 and newer drivers do)");
+    return Status();
+  }
   Result launch(void *function, const GpuLaunchConfig &config, void *stream,
                 void **params) override {
     auto handle = static_cast<CUfunction>(function);
@@ -461,5 +461,10 @@ GpuDriver &getGpuDriver() {
 }
 
 Backend getBackend() { return Backend::Cuda; }
+
+Runtime &getRuntime() {
+  static GpuRuntime *instance = new GpuRuntime(getGpuDriver());
+  return *instance;
+}
 
 } // namespace gpu_runner

@@ -17,80 +17,86 @@
 #ifndef GPU_RUNNER_WRAPPERS_CUDA_DRIVERAPI_H
 #define GPU_RUNNER_WRAPPERS_CUDA_DRIVERAPI_H
 
-#include "wrappers/common/GpuDriver.h"
 #include "wrappers/common/RuntimeError.h"
+#include "wrappers/gpu/GpuDriver.h"
 
 #include <cuda.h>
 
 #include <string>
 
-// Every driver entry point the backend uses.
-#define GPU_RUNNER_CUDA_DRIVER_FUNCTIONS(X)                                    \
-  X(cuInit)                                                                    \
-  X(cuDriverGetVersion)                                                        \
-  X(cuGetErrorName)                                                            \
-  X(cuGetErrorString)                                                          \
-  X(cuDeviceGetCount)                                                          \
-  X(cuDeviceGet)                                                               \
-  X(cuDeviceGetName)                                                           \
-  X(cuDeviceGetAttribute)                                                      \
-  X(cuDeviceTotalMem)                                                          \
-  X(cuDevicePrimaryCtxRetain)                                                  \
-  X(cuDevicePrimaryCtxRelease)                                                 \
-  X(cuCtxSetCurrent)                                                           \
-  X(cuCtxSynchronize)                                                          \
-  X(cuStreamCreate)                                                            \
-  X(cuStreamDestroy)                                                           \
-  X(cuStreamSynchronize)                                                       \
-  X(cuStreamQuery)                                                             \
-  X(cuStreamWaitEvent)                                                         \
-  X(cuEventCreate)                                                             \
-  X(cuEventDestroy)                                                            \
-  X(cuEventRecord)                                                             \
-  X(cuEventSynchronize)                                                        \
-  X(cuEventElapsedTime)                                                        \
-  X(cuMemGetInfo)                                                              \
-  X(cuMemAlloc)                                                                \
-  X(cuMemAllocManaged)                                                         \
-  X(cuMemFree)                                                                 \
-  X(cuMemcpyAsync)                                                             \
-  X(cuMemcpy2DAsync)                                                           \
-  X(cuMemcpy3DAsync)                                                           \
-  X(cuMemsetD8Async)                                                           \
-  X(cuMemsetD16Async)                                                          \
-  X(cuMemsetD32Async)                                                          \
-  X(cuMemsetD2D8Async)                                                         \
-  X(cuMemsetD2D16Async)                                                        \
-  X(cuMemsetD2D32Async)                                                        \
-  X(cuMemHostRegister)                                                         \
-  X(cuMemHostUnregister)                                                       \
-  X(cuModuleLoadData)                                                          \
-  X(cuModuleLoadDataEx)                                                        \
-  X(cuModuleUnload)                                                            \
-  X(cuModuleGetFunction)                                                       \
-  X(cuFuncGetAttribute)                                                        \
-  X(cuFuncSetAttribute)                                                        \
-  X(cuLaunchKernel)                                                            \
-  X(cuLaunchKernelEx)
+// Every driver entry point the backend uses: REQUIRED ones the backend
+// cannot start without, OPTIONAL ones that only some programs need.
+#define GPU_RUNNER_CUDA_DRIVER_FUNCTIONS(REQUIRED, OPTIONAL)                   \
+  REQUIRED(cuInit)                                                             \
+  REQUIRED(cuDriverGetVersion)                                                 \
+  REQUIRED(cuGetErrorName)                                                     \
+  REQUIRED(cuGetErrorString)                                                   \
+  REQUIRED(cuDeviceGetCount)                                                   \
+  REQUIRED(cuDeviceGet)                                                        \
+  REQUIRED(cuDeviceGetName)                                                    \
+  REQUIRED(cuDeviceGetAttribute)                                               \
+  REQUIRED(cuDeviceTotalMem)                                                   \
+  REQUIRED(cuDevicePrimaryCtxRetain)                                           \
+  REQUIRED(cuDevicePrimaryCtxRelease)                                          \
+  REQUIRED(cuCtxSetCurrent)                                                    \
+  REQUIRED(cuCtxSynchronize)                                                   \
+  REQUIRED(cuStreamCreate)                                                     \
+  REQUIRED(cuStreamDestroy)                                                    \
+  REQUIRED(cuStreamSynchronize)                                                \
+  REQUIRED(cuStreamQuery)                                                      \
+  REQUIRED(cuStreamWaitEvent)                                                  \
+  REQUIRED(cuEventCreate)                                                      \
+  REQUIRED(cuEventDestroy)                                                     \
+  REQUIRED(cuEventRecord)                                                      \
+  REQUIRED(cuEventSynchronize)                                                 \
+  REQUIRED(cuEventElapsedTime)                                                 \
+  REQUIRED(cuMemGetInfo)                                                       \
+  REQUIRED(cuMemAlloc)                                                         \
+  REQUIRED(cuMemAllocManaged)                                                  \
+  REQUIRED(cuMemFree)                                                          \
+  REQUIRED(cuMemcpyAsync)                                                      \
+  REQUIRED(cuMemcpy2DAsync)                                                    \
+  REQUIRED(cuMemcpy3DAsync)                                                    \
+  REQUIRED(cuMemsetD8Async)                                                    \
+  REQUIRED(cuMemsetD16Async)                                                   \
+  REQUIRED(cuMemsetD32Async)                                                   \
+  REQUIRED(cuMemsetD2D8Async)                                                  \
+  REQUIRED(cuMemsetD2D16Async)                                                 \
+  REQUIRED(cuMemsetD2D32Async)                                                 \
+  REQUIRED(cuMemHostRegister)                                                  \
+  REQUIRED(cuMemHostUnregister)                                                \
+  REQUIRED(cuModuleLoadData)                                                   \
+  REQUIRED(cuModuleLoadDataEx)                                                 \
+  REQUIRED(cuModuleUnload)                                                     \
+  REQUIRED(cuModuleGetFunction)                                                \
+  REQUIRED(cuFuncGetAttribute)                                                 \
+  REQUIRED(cuFuncSetAttribute)                                                 \
+  REQUIRED(cuLaunchKernel)                                                     \
+  /* Launches with thread block clusters. */                                   \
+  OPTIONAL(cuLaunchKernelEx)
 
 namespace gpu_runner {
 namespace cuda {
 
-/// Pointers to the driver's entry points, all non-null once loaded.
+/// Pointers to the driver's entry points, once loaded: all non-null but the
+/// optional ones the driver lacks.
 struct DriverApi {
 #define GPU_RUNNER_DECLARE_ENTRY(NAME) decltype(&::NAME) NAME = nullptr;
-  GPU_RUNNER_CUDA_DRIVER_FUNCTIONS(GPU_RUNNER_DECLARE_ENTRY)
+  GPU_RUNNER_CUDA_DRIVER_FUNCTIONS(GPU_RUNNER_DECLARE_ENTRY,
+                                   GPU_RUNNER_DECLARE_ENTRY)
 #undef GPU_RUNNER_DECLARE_ENTRY
 };
 
-/// The name of the driver library that is opened.
+/// The name of the driver library that is opened, unless
+/// GPU_RUNNER_CUDA_DRIVER names another.
 inline constexpr const char *kDriverLibrary = "libcuda.so.1";
 
-/// Opens the driver and calls cuInit, once per process; later calls return
-/// the first call's outcome. CudaDriver (DriverApi.cpp) is the GpuDriver
-/// over it that getGpuDriver() returns in gpu-runner-cuda. Fails with a
-/// sentence that names what is missing: no driver library, a driver too old for
-/// an entry point, or cuInit's error (no device, ...).
+/// Opens the driver (gpu/DriverLibrary.h) and calls cuInit, once per
+/// process; later calls return the first call's outcome. CudaDriver
+/// (DriverApi.cpp) is the GpuDriver over it that getGpuDriver() returns in
+/// gpu-runner-cuda. Fails with a sentence that names what is missing: no
+/// driver library, a driver too old for a required entry point, or cuInit's
+/// error (no device, ...).
 Status loadDriver(const DriverApi *&api);
 
 /// The loaded driver; only valid after loadDriver succeeded.

@@ -4,8 +4,8 @@
 
 #include "wrappers/Backend.h"
 #include "wrappers/MgpuAbi.h"
-
-#include <dlfcn.h>
+#include "wrappers/gpu/DriverLibrary.h"
+#include "wrappers/gpu/GpuRuntime.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -20,43 +20,22 @@ namespace {
 HipApi loadedApi;
 
 Status load() {
-  // GPU_RUNNER_HIP_RUNTIME names another runtime library: one outside the
-  // loader's path, or a stand-in for tests.
-  const char *chosen = std::getenv("GPU_RUNNER_HIP_RUNTIME");
-  std::vector<std::string> names(std::begin(kHipLibraries),
-                                 std::end(kHipLibraries));
-  if (chosen && *chosen)
-    names = {chosen};
-  void *library = nullptr;
-  std::string reasons;
-  for (const std::string &name : names) {
-    library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library)
-      break;
-    const char *reason = dlerror();
-    reasons += std::string(reasons.empty() ? "" : "; ") +
-               (reason ? reason : name.c_str());
-  }
-  if (!library && chosen && *chosen)
-    return Status::error(std::string("GPU_RUNNER_HIP_RUNTIME=") + chosen +
-                         " could not be loaded (" + reasons + ")");
-  if (!library)
-    return Status::error(
-        "the HIP runtime is not installed: libamdhip64 could not be loaded (" +
-        reasons +
-        "); gpu-runner-hip runs programs only where ROCm is, and "
-        "gpu-runner-host runs them on the CPU");
-    // The library stays open for the life of the process.
-#define GPU_RUNNER_LOOK_UP_ENTRY(NAME)                                         \
-  loadedApi.NAME =                                                             \
-      reinterpret_cast<decltype(loadedApi.NAME)>(dlsym(library, #NAME));       \
-  if (!loadedApi.NAME)                                                         \
-    return Status::error("the HIP runtime is too old: libamdhip64 does not "   \
-                         "provide " #NAME);
-  GPU_RUNNER_HIP_FUNCTIONS(GPU_RUNNER_LOOK_UP_ENTRY)
-  GPU_RUNNER_LOOK_UP_ENTRY(hipMalloc)
-  GPU_RUNNER_LOOK_UP_ENTRY(hipMallocManaged)
-#undef GPU_RUNNER_LOOK_UP_ENTRY
+  static const DriverLibrary library = {
+      "GPU_RUNNER_HIP_RUNTIME",
+      {std::begin(kHipLibraries), std::end(kHipLibraries)},
+      "the HIP runtime",
+      "libamdhip64",
+      "gpu-runner-hip runs programs only where ROCm is",
+      ""};
+  const std::vector<DriverEntryPoint> entries = {
+#define GPU_RUNNER_ENTRY(NAME)                                                 \
+  {#NAME, reinterpret_cast<void **>(&loadedApi.NAME), false},
+#define GPU_RUNNER_TYPED_ENTRY(NAME, TYPE) GPU_RUNNER_ENTRY(NAME)
+      GPU_RUNNER_HIP_FUNCTIONS(GPU_RUNNER_ENTRY, GPU_RUNNER_TYPED_ENTRY)
+#undef GPU_RUNNER_ENTRY
+#undef GPU_RUNNER_TYPED_ENTRY
+  };
+  GPU_RUNNER_RETURN_IF_ERROR(loadDriverLibrary(library, entries));
 
   hipError_t result = loadedApi.hipInit(0);
   if (result == hipErrorNoDevice || result == hipErrorInvalidDevice)
@@ -331,10 +310,13 @@ public:
   Result setMaxDynamicSharedBytes(void *, int64_t) override {
     return hipSuccess;
   }
+  Status checkLaunch(const GpuLaunchConfig &config) const override {
+    if (config.useCluster)
+      return Status::error("HIP has no thread block clusters");
+    return Status();
+  }
   Result launch(void *function, const GpuLaunchConfig &config, void *stream,
                 void **params) override {
-    if (config.useCluster)
-      return hipErrorNotSupported;
     return hip().hipModuleLaunchKernel(
         static_cast<hipFunction_t>(function), config.grid[0], config.grid[1],
         config.grid[2], config.block[0], config.block[1], config.block[2],
@@ -377,5 +359,10 @@ GpuDriver &getGpuDriver() {
 }
 
 Backend getBackend() { return Backend::Hip; }
+
+Runtime &getRuntime() {
+  static GpuRuntime *instance = new GpuRuntime(getGpuDriver());
+  return *instance;
+}
 
 } // namespace gpu_runner

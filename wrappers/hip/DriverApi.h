@@ -13,51 +13,56 @@
 #ifndef GPU_RUNNER_WRAPPERS_HIP_DRIVERAPI_H
 #define GPU_RUNNER_WRAPPERS_HIP_DRIVERAPI_H
 
-#include "wrappers/common/GpuDriver.h"
 #include "wrappers/common/RuntimeError.h"
+#include "wrappers/gpu/GpuDriver.h"
 
 #include <hip/hip_runtime_api.h>
 
 #include <string>
 
-// Every HIP entry point the backend uses.
-#define GPU_RUNNER_HIP_FUNCTIONS(X)                                            \
-  X(hipInit)                                                                   \
-  X(hipGetErrorName)                                                           \
-  X(hipGetErrorString)                                                         \
-  X(hipGetDeviceCount)                                                         \
-  X(hipSetDevice)                                                              \
-  X(hipDeviceGetAttribute)                                                     \
-  X(hipDeviceGetName)                                                          \
-  X(hipDeviceTotalMem)                                                         \
-  X(hipGetDeviceProperties)                                                    \
-  X(hipDeviceSynchronize)                                                      \
-  X(hipMemGetInfo)                                                             \
-  X(hipStreamCreateWithFlags)                                                  \
-  X(hipStreamDestroy)                                                          \
-  X(hipStreamQuery)                                                            \
-  X(hipStreamSynchronize)                                                      \
-  X(hipStreamWaitEvent)                                                        \
-  X(hipEventCreateWithFlags)                                                   \
-  X(hipEventDestroy)                                                           \
-  X(hipEventRecord)                                                            \
-  X(hipEventSynchronize)                                                       \
-  X(hipEventElapsedTime)                                                       \
-  X(hipFree)                                                                   \
-  X(hipMemcpyAsync)                                                            \
-  X(hipMemcpy2DAsync)                                                          \
-  X(hipMemcpy3DAsync)                                                          \
-  X(hipMemsetD8Async)                                                          \
-  X(hipMemsetD16Async)                                                         \
-  X(hipMemsetD32Async)                                                         \
-  X(hipMemset2DAsync)                                                          \
-  X(hipHostRegister)                                                           \
-  X(hipHostUnregister)                                                         \
-  X(hipModuleLoadData)                                                         \
-  X(hipModuleUnload)                                                           \
-  X(hipModuleGetFunction)                                                      \
-  X(hipFuncGetAttribute)                                                       \
-  X(hipModuleLaunchKernel)
+// Every HIP entry point the backend uses, all required; C++ overloads two of
+// them with templates, so they come with their C prototypes.
+using HipMallocFunction = hipError_t (*)(void **, size_t);
+using HipMallocManagedFunction = hipError_t (*)(void **, size_t, unsigned);
+#define GPU_RUNNER_HIP_FUNCTIONS(ENTRY, TYPED_ENTRY)                           \
+  ENTRY(hipInit)                                                               \
+  ENTRY(hipGetErrorName)                                                       \
+  ENTRY(hipGetErrorString)                                                     \
+  ENTRY(hipGetDeviceCount)                                                     \
+  ENTRY(hipSetDevice)                                                          \
+  ENTRY(hipDeviceGetAttribute)                                                 \
+  ENTRY(hipDeviceGetName)                                                      \
+  ENTRY(hipDeviceTotalMem)                                                     \
+  ENTRY(hipGetDeviceProperties)                                                \
+  ENTRY(hipDeviceSynchronize)                                                  \
+  ENTRY(hipMemGetInfo)                                                         \
+  ENTRY(hipStreamCreateWithFlags)                                              \
+  ENTRY(hipStreamDestroy)                                                      \
+  ENTRY(hipStreamQuery)                                                        \
+  ENTRY(hipStreamSynchronize)                                                  \
+  ENTRY(hipStreamWaitEvent)                                                    \
+  ENTRY(hipEventCreateWithFlags)                                               \
+  ENTRY(hipEventDestroy)                                                       \
+  ENTRY(hipEventRecord)                                                        \
+  ENTRY(hipEventSynchronize)                                                   \
+  ENTRY(hipEventElapsedTime)                                                   \
+  ENTRY(hipFree)                                                               \
+  ENTRY(hipMemcpyAsync)                                                        \
+  ENTRY(hipMemcpy2DAsync)                                                      \
+  ENTRY(hipMemcpy3DAsync)                                                      \
+  ENTRY(hipMemsetD8Async)                                                      \
+  ENTRY(hipMemsetD16Async)                                                     \
+  ENTRY(hipMemsetD32Async)                                                     \
+  ENTRY(hipMemset2DAsync)                                                      \
+  ENTRY(hipHostRegister)                                                       \
+  ENTRY(hipHostUnregister)                                                     \
+  ENTRY(hipModuleLoadData)                                                     \
+  ENTRY(hipModuleUnload)                                                       \
+  ENTRY(hipModuleGetFunction)                                                  \
+  ENTRY(hipFuncGetAttribute)                                                   \
+  ENTRY(hipModuleLaunchKernel)                                                 \
+  TYPED_ENTRY(hipMalloc, HipMallocFunction)                                    \
+  TYPED_ENTRY(hipMallocManaged, HipMallocManagedFunction)
 
 namespace gpu_runner {
 namespace hip {
@@ -65,14 +70,15 @@ namespace hip {
 /// Pointers to the HIP runtime's entry points, all non-null once loaded.
 struct HipApi {
 #define GPU_RUNNER_DECLARE_ENTRY(NAME) decltype(&::NAME) NAME = nullptr;
-  GPU_RUNNER_HIP_FUNCTIONS(GPU_RUNNER_DECLARE_ENTRY)
+#define GPU_RUNNER_DECLARE_TYPED_ENTRY(NAME, TYPE) TYPE NAME = nullptr;
+  GPU_RUNNER_HIP_FUNCTIONS(GPU_RUNNER_DECLARE_ENTRY,
+                           GPU_RUNNER_DECLARE_TYPED_ENTRY)
 #undef GPU_RUNNER_DECLARE_ENTRY
-  // C++ overloads these two with templates: their C prototypes, spelled out.
-  hipError_t (*hipMalloc)(void **, size_t) = nullptr;
-  hipError_t (*hipMallocManaged)(void **, size_t, unsigned) = nullptr;
+#undef GPU_RUNNER_DECLARE_TYPED_ENTRY
 };
 
-/// The names of the library that is opened, in the order they are tried.
+/// The names of the library that is opened, in the order they are tried,
+/// unless GPU_RUNNER_HIP_RUNTIME names another.
 inline constexpr const char *kHipLibraries[] = {"libamdhip64.so.5",
                                                 "libamdhip64.so"};
 

@@ -33,11 +33,6 @@ constexpr uint64_t kGuardedAllocationLimit = 16384;
 
 std::string bytesText(uint64_t bytes) { return std::to_string(bytes); }
 
-/// "1 byte", "16 bytes".
-std::string byteCount(uint64_t bytes) {
-  return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
-}
-
 std::string describeAllocation(uint64_t size, const std::string &allocLoc) {
   return "the " + bytesText(size) + "-byte allocation made by " +
          describeOp(allocLoc);
@@ -91,11 +86,12 @@ Status DeviceMemory::allocate(uint64_t bytes, bool hostShared, const char *loc,
                          std::to_string(static_cast<int64_t>(bytes)) +
                          " bytes");
   if (bytes > capacity - liveBytes)
-    return Status::error(
-        "out of device memory: cannot allocate " + byteCount(bytes) +
-        " with " + byteCount(liveBytes) + " already allocated: the host "
-        "backend's device memory is " + byteCount(capacity) +
-        " (the machine's physical memory)");
+    return Status::error("out of device memory: cannot allocate " +
+                         byteCount(bytes) + " with " + byteCount(liveBytes) +
+                         " already allocated: the host "
+                         "backend's device memory is " +
+                         byteCount(capacity) +
+                         " (the machine's physical memory)");
   if (bytes > arenaBytes)
     return Status::error("out of device memory: cannot allocate " +
                          byteCount(bytes) +

@@ -9,6 +9,7 @@
 #include "wrappers/host/Runtime.h"
 
 #include "wrappers/common/StridedCopy.h"
+#include "wrappers/host/HostCopies.h"
 #include "wrappers/host/FaultHandler.h"
 
 #include <algorithm>

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "wrappers/common/StridedCopy.h"
+#include "wrappers/host/HostCopies.h"
 
 #include "unittests/wrappers/TestSupport.h"
 

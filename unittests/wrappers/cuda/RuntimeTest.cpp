@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/common/GpuRuntime.h"
+#include "wrappers/gpu/GpuRuntime.h"
 #include "wrappers/cuda/DriverApi.h"
 
 #include "unittests/wrappers/TestSupport.h"

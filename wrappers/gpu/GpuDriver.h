@@ -12,11 +12,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GPU_RUNNER_WRAPPERS_COMMON_GPUDRIVER_H
-#define GPU_RUNNER_WRAPPERS_COMMON_GPUDRIVER_H
+#ifndef GPU_RUNNER_WRAPPERS_GPU_GPUDRIVER_H
+#define GPU_RUNNER_WRAPPERS_GPU_GPUDRIVER_H
 
-#include "wrappers/common/RectangularCopy.h"
 #include "wrappers/common/RuntimeError.h"
+#include "wrappers/gpu/RectangularCopy.h"
 
 #include <cstdint>
 #include <string>
@@ -123,6 +123,10 @@ public:
   virtual Result getFunctionLimits(void *function, int64_t &staticSharedBytes,
                                    int64_t &maxThreads) = 0;
   virtual Result setMaxDynamicSharedBytes(void *function, int64_t bytes) = 0;
+  /// Whether the driver can make a launch like `config`: fails with a
+  /// sentence that says what it lacks (an optional entry point the driver
+  /// does not provide, a feature the vendor does not have).
+  virtual Status checkLaunch(const GpuLaunchConfig &config) const = 0;
   virtual Result launch(void *function, const GpuLaunchConfig &config,
                         void *stream, void **params) = 0;
 };
@@ -133,4 +137,4 @@ GpuDriver &getGpuDriver();
 
 } // namespace gpu_runner
 
-#endif // GPU_RUNNER_WRAPPERS_COMMON_GPUDRIVER_H
+#endif // GPU_RUNNER_WRAPPERS_GPU_GPUDRIVER_H

@@ -2,14 +2,12 @@
 //
 // The extern "C" functions of DeviceKernelAbi.def, by which the lowering of
 // gpu.binary and gpu.launch_func loads GPU binaries and launches their
-// kernels on the CUDA and HIP backends, and the runtime those backends run:
-// a GpuRuntime over the backend's driver (getGpuDriver).
+// kernels on the CUDA and HIP backends.
 //
 //===----------------------------------------------------------------------===//
 
 #include "wrappers/MgpuAbi.h"
 #include "wrappers/Runtime.h"
-#include "wrappers/common/GpuRuntime.h"
 
 #include <array>
 
@@ -41,11 +39,6 @@ void launchKernel(void *function, const std::array<int64_t, 3> *cluster,
 } // namespace
 
 namespace gpu_runner {
-
-Runtime &getRuntime() {
-  static GpuRuntime *instance = new GpuRuntime(getGpuDriver());
-  return *instance;
-}
 
 std::vector<RuntimeSymbol> getKernelAbiSymbols() {
   return {

@@ -21,13 +21,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GPU_RUNNER_WRAPPERS_COMMON_GPURUNTIME_H
-#define GPU_RUNNER_WRAPPERS_COMMON_GPURUNTIME_H
+#ifndef GPU_RUNNER_WRAPPERS_GPU_GPURUNTIME_H
+#define GPU_RUNNER_WRAPPERS_GPU_GPURUNTIME_H
 
 #include "wrappers/Runtime.h"
-#include "wrappers/common/GpuDriver.h"
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/common/StridedCopy.h"
+#include "wrappers/gpu/GpuDriver.h"
 
 #include <cstdint>
 #include <map>
@@ -149,4 +149,4 @@ private:
 
 } // namespace gpu_runner
 
-#endif // GPU_RUNNER_WRAPPERS_COMMON_GPURUNTIME_H
+#endif // GPU_RUNNER_WRAPPERS_GPU_GPURUNTIME_H

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GPU_RUNNER_WRAPPERS_COMMON_RECTANGULARCOPY_H
-#define GPU_RUNNER_WRAPPERS_COMMON_RECTANGULARCOPY_H
+#ifndef GPU_RUNNER_WRAPPERS_GPU_RECTANGULARCOPY_H
+#define GPU_RUNNER_WRAPPERS_GPU_RECTANGULARCOPY_H
 
 #include "wrappers/common/StridedCopy.h"
 
@@ -56,4 +56,4 @@ void runRectangularCopy(const RectangularCopy &copy);
 
 } // namespace gpu_runner
 
-#endif // GPU_RUNNER_WRAPPERS_COMMON_RECTANGULARCOPY_H
+#endif // GPU_RUNNER_WRAPPERS_GPU_RECTANGULARCOPY_H

@@ -5,7 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/common/RectangularCopy.h"
+#include "wrappers/gpu/RectangularCopy.h"
+#include "wrappers/host/HostCopies.h"
 
 #include "unittests/wrappers/TestSupport.h"
 

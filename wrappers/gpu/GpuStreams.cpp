@@ -1,0 +1,371 @@
+//===- GpuStreams.cpp - The GPU backends' runtime: tokens and timers
+//-------===//
+//
+// Streams and events behind the program's tokens, and the runtime's
+// timers; see GpuRuntime.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/gpu/GpuRuntime.h"
+
+namespace gpu_runner {
+namespace {
+
+/// A token handle from its id, and back. Ids start high enough that no
+/// handle is a small integer a program might pass by mistake.
+constexpr uint64_t kFirstTokenId = 0x1000;
+
+uint64_t tokenId(void *token) { return reinterpret_cast<uintptr_t>(token); }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Tokens
+//===----------------------------------------------------------------------===//
+
+void *GpuRuntime::addToken(Token token) {
+  if (nextTokenId < kFirstTokenId)
+    nextTokenId = kFirstTokenId;
+  uint64_t id = nextTokenId++;
+  tokens.emplace(id, std::move(token));
+  return reinterpret_cast<void *>(static_cast<uintptr_t>(id));
+}
+
+bool GpuRuntime::isReleased(void *token) const {
+  uint64_t id = tokenId(token);
+  return id >= kFirstTokenId && id < nextTokenId && !tokens.count(id);
+}
+
+Status GpuRuntime::resolveToken(void *token, Token *&result) {
+  auto it = tokens.find(tokenId(token));
+  if (it != tokens.end()) {
+    result = &it->second;
+    return Status();
+  }
+  if (isReleased(token))
+    return Status::error(
+        "the stream of this op's async dependency was already released by a "
+        "gpu.wait (or joined into another stream), and cannot take new work");
+  return Status::error("invalid stream handle " + formatPointer(token) +
+                       ": no stream or event of this program has it");
+}
+
+Status GpuRuntime::resolveStream(void *token, void *&stream, int &device) {
+  if (!loaded)
+    return Status::error(std::string("the ") + driver.vendor() +
+                         " backend was not initialized");
+  if (!token) {
+    stream = driver.getNullStream();
+    device = defaultDevice;
+    return makeCurrent(device);
+  }
+  Token *entry = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(token, entry));
+  if (entry->isEvent)
+    return Status::error("an event was passed where a stream was expected");
+  stream = entry->stream;
+  device = entry->device;
+  return makeCurrent(device);
+}
+
+Status GpuRuntime::finishIfSynchronous(void *token, void *stream) {
+  if (token)
+    return Status();
+  return checkResult(driver.synchronizeStream(stream));
+}
+
+Status GpuRuntime::createStream(void *&stream, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!loaded)
+    return Status::error(std::string("the ") + driver.vendor() +
+                         " backend was not initialized");
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(defaultDevice));
+  Token token;
+  token.device = defaultDevice;
+  GPU_RUNNER_RETURN_IF_ERROR(takeIdleOrNewStream(defaultDevice, token.stream));
+  stream = addToken(std::move(token));
+  return Status();
+}
+
+Status GpuRuntime::takeIdleOrNewStream(int device, void *&stream) {
+  std::vector<void *> &idle = devices.at(device).idleStreams;
+  if (idle.empty())
+    return check(driver.createStream(stream));
+  stream = idle.back();
+  idle.pop_back();
+  return Status();
+}
+
+Status GpuRuntime::releaseStream(Token &token) {
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(token.device));
+  if (token.isEvent)
+    return check(driver.destroyEvent(token.event));
+  // A stream with nothing left to run can be handed out again; one still
+  // busy is destroyed, which the driver defers until its work is done.
+  Result idle = driver.queryStream(token.stream);
+  if (idle == 0) {
+    devices.at(token.device).idleStreams.push_back(token.stream);
+    return Status();
+  }
+  if (!driver.isNotReady(idle))
+    return checkResult(idle, &token.lastLaunch);
+  return check(driver.destroyStream(token.stream));
+}
+
+Status GpuRuntime::destroyStream(void *token, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  // Releasing a token twice is fine: programs wait on a token twice.
+  if (isReleased(token))
+    return Status();
+  Token *entry = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(token, entry));
+  Token released = std::move(*entry);
+  tokens.erase(tokenId(token));
+  return releaseStream(released);
+}
+
+Status GpuRuntime::synchronizeStream(void *token, const char *) {
+  std::unique_lock<std::mutex> lock(mutex);
+  // A released stream's work was waited for by the gpu.wait that released
+  // it, or by the stream it was joined into.
+  if (isReleased(token))
+    return Status();
+  Token *entry = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(token, entry));
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(entry->device));
+  bool isEvent = entry->isEvent;
+  void *stream = entry->stream;
+  void *event = entry->event;
+  LaunchRecord launch = entry->lastLaunch;
+  // Others may enqueue while this thread waits.
+  lock.unlock();
+  Result result = isEvent ? driver.synchronizeEvent(event)
+                          : driver.synchronizeStream(stream);
+  lock.lock();
+  return checkResult(result, &launch);
+}
+
+Status GpuRuntime::joinStream(void *stream, void *dependency, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (stream == dependency || isReleased(dependency))
+    return Status();
+  Token *target = nullptr, *source = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(stream, target));
+  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(dependency, source));
+  if (target->isEvent)
+    return Status::error("an event was passed where a stream was expected");
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(source->device));
+  void *event = source->event;
+  if (!source->isEvent) {
+    GPU_RUNNER_RETURN_IF_ERROR(check(driver.createEvent(event)));
+    GPU_RUNNER_RETURN_IF_ERROR(
+        check(driver.recordEvent(event, source->stream)));
+  }
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(target->device));
+  GPU_RUNNER_RETURN_IF_ERROR(
+      check(driver.streamWaitEvent(target->stream, event)));
+  if (target->lastLaunch.kernel.empty())
+    target->lastLaunch = source->lastLaunch;
+  if (!source->isEvent)
+    GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyEvent(event)));
+  Token released = std::move(*source);
+  tokens.erase(tokenId(dependency));
+  return releaseStream(released);
+}
+
+Status GpuRuntime::recordEventOnStream(void *stream, void *&event,
+                                       const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  Token *source = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(stream, source));
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(source->device));
+  if (source->isEvent)
+    return Status::error("an event was passed where a stream was expected");
+  Token token;
+  token.isEvent = true;
+  token.device = source->device;
+  token.lastLaunch = source->lastLaunch;
+  GPU_RUNNER_RETURN_IF_ERROR(check(driver.createEvent(token.event)));
+  GPU_RUNNER_RETURN_IF_ERROR(
+      check(driver.recordEvent(token.event, source->stream)));
+  event = addToken(std::move(token));
+  return Status();
+}
+
+Status GpuRuntime::streamFromToken(void *token, void *&stream, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  Token *entry = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(token, entry));
+  if (!entry->isEvent) {
+    stream = token;
+    return Status();
+  }
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(entry->device));
+  Token fresh;
+  fresh.device = entry->device;
+  fresh.lastLaunch = entry->lastLaunch;
+  GPU_RUNNER_RETURN_IF_ERROR(takeIdleOrNewStream(fresh.device, fresh.stream));
+  GPU_RUNNER_RETURN_IF_ERROR(
+      check(driver.streamWaitEvent(fresh.stream, entry->event)));
+  GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyEvent(entry->event)));
+  tokens.erase(tokenId(token));
+  stream = addToken(std::move(fresh));
+  return Status();
+}
+
+Status GpuRuntime::createEvent(void *&event, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!loaded)
+    return Status::error(std::string("the ") + driver.vendor() +
+                         " backend was not initialized");
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(defaultDevice));
+  Token token;
+  token.isEvent = true;
+  token.device = defaultDevice;
+  GPU_RUNNER_RETURN_IF_ERROR(check(driver.createEvent(token.event)));
+  event = addToken(std::move(token));
+  return Status();
+}
+
+Status GpuRuntime::destroyEvent(void *event, const char *loc) {
+  return destroyStream(event, loc);
+}
+
+Status GpuRuntime::resolveEvent(void *event, void *&handle) {
+  Token *entry = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(event, entry));
+  if (!entry->isEvent)
+    return Status::error("a stream was passed where an event was expected");
+  handle = entry->event;
+  return Status();
+}
+
+Status GpuRuntime::recordEvent(void *event, void *stream, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  void *handle = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveEvent(event, handle));
+  void *driverStream;
+  int device;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveStream(stream, driverStream, device));
+  return check(driver.recordEvent(handle, driverStream));
+}
+
+Status GpuRuntime::synchronizeEvent(void *event, const char *loc) {
+  return synchronizeStream(event, loc);
+}
+
+Status GpuRuntime::streamWaitEvent(void *stream, void *event, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  void *handle = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveEvent(event, handle));
+  void *driverStream;
+  int device;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveStream(stream, driverStream, device));
+  return check(driver.streamWaitEvent(driverStream, handle));
+}
+
+//===----------------------------------------------------------------------===//
+// Timers
+//===----------------------------------------------------------------------===//
+
+Status GpuRuntime::createTimer(void *&timer, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!loaded)
+    return Status::error(std::string("the ") + driver.vendor() +
+                         " backend was not initialized");
+  auto entry = std::make_unique<Timer>();
+  entry->device = defaultDevice;
+  timer = entry.get();
+  timers.emplace(timer, std::move(entry));
+  return Status();
+}
+
+Status GpuRuntime::resolveTimer(void *timer, Timer *&result) {
+  auto it = timers.find(timer);
+  if (it == timers.end())
+    return Status::error("invalid timer handle " + formatPointer(timer) +
+                         ": no timer was created with it, or it was "
+                         "destroyed");
+  result = it->second.get();
+  return Status();
+}
+
+Status GpuRuntime::destroyTimer(void *timer, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  Timer *entry = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveTimer(timer, entry));
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(entry->device));
+  for (void *event : {entry->start, entry->stop})
+    if (event)
+      GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyEvent(event)));
+  timers.erase(timer);
+  return Status();
+}
+
+Status GpuRuntime::recordTimerEvent(Timer &timer, void *&event, void *stream) {
+  void *driverStream;
+  int device;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveStream(stream, driverStream, device));
+  if (event && device != timer.device) {
+    // Events belong to a device: a timer moved to another one starts anew.
+    GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(timer.device));
+    GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyEvent(event)));
+    event = nullptr;
+    GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(device));
+  }
+  timer.device = device;
+  if (!event)
+    GPU_RUNNER_RETURN_IF_ERROR(check(driver.createTimingEvent(event)));
+  return checkResult(driver.recordEvent(event, driverStream));
+}
+
+Status GpuRuntime::startTimer(void *timer, void *stream, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  Timer *entry = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveTimer(timer, entry));
+  GPU_RUNNER_RETURN_IF_ERROR(recordTimerEvent(*entry, entry->start, stream));
+  entry->started = true;
+  entry->stopped = false;
+  return Status();
+}
+
+Status GpuRuntime::stopTimer(void *timer, void *stream, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  Timer *entry = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveTimer(timer, entry));
+  if (!entry->started)
+    return Status::error("the timer was never started: call mgpuTimerStart "
+                         "before mgpuTimerStop");
+  GPU_RUNNER_RETURN_IF_ERROR(recordTimerEvent(*entry, entry->stop, stream));
+  entry->stopped = true;
+  return Status();
+}
+
+Status GpuRuntime::getTimerElapsedNs(void *timer, int64_t &nanoseconds,
+                                     const char *) {
+  nanoseconds = 0;
+  std::unique_lock<std::mutex> lock(mutex);
+  Timer *entry = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveTimer(timer, entry));
+  if (!entry->started)
+    return Status::error("the timer was never started");
+  if (!entry->stopped)
+    return Status::error("the timer was started but not stopped: call "
+                         "mgpuTimerStop before reading the elapsed time");
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(entry->device));
+  void *start = entry->start, *stop = entry->stop;
+  // Others may enqueue while this thread waits.
+  lock.unlock();
+  Result stopped = driver.synchronizeEvent(stop);
+  Result started = stopped ? stopped : driver.synchronizeEvent(start);
+  lock.lock();
+  GPU_RUNNER_RETURN_IF_ERROR(checkResult(started));
+  float milliseconds = 0;
+  GPU_RUNNER_RETURN_IF_ERROR(
+      check(driver.getElapsedMilliseconds(milliseconds, start, stop)));
+  nanoseconds = static_cast<int64_t>(static_cast<double>(milliseconds) * 1e6 +
+                                     (milliseconds < 0 ? -0.5 : 0.5));
+  return Status();
+}
+
+} // namespace gpu_runner

@@ -1,0 +1,219 @@
+//===- HostCopies.cpp - Copies and fills of host memory
+//--------------------===//
+//
+// See HostCopies.h. The loops here are the hot path of every gpu.memcpy and
+// gpu.memset on the host backend: whole runs go through memcpy/memset, and
+// single-element runs through fixed-size accesses the compiler turns into
+// plain loads and stores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/host/HostCopies.h"
+
+#include <cstring>
+
+namespace gpu_runner {
+
+namespace {
+
+/// Copies `count` runs of exactly N bytes: a fixed-size memcpy is a plain
+/// load and store.
+template <int N>
+void copyFixedRuns(uintptr_t dst, uintptr_t src, int64_t count,
+                   int64_t dstStride, int64_t srcStride) {
+  for (int64_t i = 0; i < count; ++i) {
+    std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src),
+                N);
+    dst += dstStride;
+    src += srcStride;
+  }
+}
+
+/// The innermost loop of a copy: `count` runs of `runBytes`.
+void copyRuns(uintptr_t dst, uintptr_t src, int64_t count, int64_t dstStride,
+              int64_t srcStride, uint64_t runBytes) {
+  switch (runBytes) {
+  case 1:
+    return copyFixedRuns<1>(dst, src, count, dstStride, srcStride);
+  case 2:
+    return copyFixedRuns<2>(dst, src, count, dstStride, srcStride);
+  case 4:
+    return copyFixedRuns<4>(dst, src, count, dstStride, srcStride);
+  case 8:
+    return copyFixedRuns<8>(dst, src, count, dstStride, srcStride);
+  case 16:
+    return copyFixedRuns<16>(dst, src, count, dstStride, srcStride);
+  default:
+    for (int64_t i = 0; i < count; ++i) {
+      std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src),
+                  runBytes);
+      dst += dstStride;
+      src += srcStride;
+    }
+  }
+}
+
+/// Stores `count` elements of type T, `stride` bytes apart.
+template <typename T>
+void storeFixedElements(uintptr_t dst, int64_t count, int64_t stride,
+                        uint64_t value) {
+  const T element = static_cast<T>(value);
+  for (int64_t i = 0; i < count; ++i) {
+    std::memcpy(reinterpret_cast<void *>(dst), &element, sizeof(T));
+    dst += stride;
+  }
+}
+
+/// The element's bytes in memory order: the low `elementSizeBytes` bytes of
+/// `value`, as the host stores an integer of that width.
+void elementBytes(uint64_t value, int64_t elementSizeBytes,
+                  unsigned char bytes[8]) {
+  switch (elementSizeBytes) {
+  case 1: {
+    uint8_t element = static_cast<uint8_t>(value);
+    std::memcpy(bytes, &element, 1);
+    return;
+  }
+  case 2: {
+    uint16_t element = static_cast<uint16_t>(value);
+    std::memcpy(bytes, &element, 2);
+    return;
+  }
+  case 4: {
+    uint32_t element = static_cast<uint32_t>(value);
+    std::memcpy(bytes, &element, 4);
+    return;
+  }
+  default:
+    std::memcpy(bytes, &value, 8);
+  }
+}
+
+/// The innermost loop of a fill: `count` runs of `runElements` elements.
+void fillRuns(uintptr_t dst, int64_t count, int64_t stride, uint64_t value,
+              int64_t elementSizeBytes, uint64_t runElements) {
+  if (runElements == 1) {
+    switch (elementSizeBytes) {
+    case 1:
+      return storeFixedElements<uint8_t>(dst, count, stride, value);
+    case 2:
+      return storeFixedElements<uint16_t>(dst, count, stride, value);
+    case 4:
+      return storeFixedElements<uint32_t>(dst, count, stride, value);
+    default:
+      return storeFixedElements<uint64_t>(dst, count, stride, value);
+    }
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    fillElements(reinterpret_cast<void *>(dst), value, elementSizeBytes,
+                 runElements);
+    dst += stride;
+  }
+}
+
+/// Calls `body(dstOffset, srcOffset)` for each combination of the indices of
+/// all loops but the innermost, in order; offsets in bytes. An odometer, so
+/// that any rank works without recursion.
+template <typename Body>
+void forEachOuterIndex(const std::vector<int64_t> &sizes,
+                       const std::vector<int64_t> &dstStrides,
+                       const std::vector<int64_t> *srcStrides, Body body) {
+  size_t outerLoops = sizes.size() - 1;
+  std::vector<int64_t> index(outerLoops, 0);
+  int64_t dstOffset = 0, srcOffset = 0;
+  while (true) {
+    body(dstOffset, srcOffset);
+    size_t loop = outerLoops;
+    while (loop > 0) {
+      --loop;
+      dstOffset += dstStrides[loop];
+      if (srcStrides)
+        srcOffset += (*srcStrides)[loop];
+      if (++index[loop] < sizes[loop])
+        break;
+      dstOffset -= dstStrides[loop] * sizes[loop];
+      if (srcStrides)
+        srcOffset -= (*srcStrides)[loop] * sizes[loop];
+      index[loop] = 0;
+      if (loop == 0)
+        return;
+    }
+    if (outerLoops == 0)
+      return;
+  }
+}
+
+} // namespace
+
+void runStridedCopy(const StridedCopyPlan &plan) {
+  if (plan.runBytes == 0)
+    return;
+  if (plan.sizes.empty())
+    return copyBytes(plan.dst, plan.src, plan.runBytes);
+  uintptr_t dst = reinterpret_cast<uintptr_t>(plan.dst);
+  uintptr_t src = reinterpret_cast<uintptr_t>(plan.src);
+  int64_t innerSize = plan.sizes.back();
+  int64_t innerDstStride = plan.dstStrides.back();
+  int64_t innerSrcStride = plan.srcStrides.back();
+  forEachOuterIndex(plan.sizes, plan.dstStrides, &plan.srcStrides,
+                    [&](int64_t dstOffset, int64_t srcOffset) {
+                      copyRuns(dst + dstOffset, src + srcOffset, innerSize,
+                               innerDstStride, innerSrcStride, plan.runBytes);
+                    });
+}
+
+void runStridedFill(const StridedFillPlan &plan, uint64_t value) {
+  if (plan.runElements == 0)
+    return;
+  if (plan.sizes.empty())
+    return fillElements(plan.dst, value, plan.elementSizeBytes,
+                        plan.runElements);
+  uintptr_t dst = reinterpret_cast<uintptr_t>(plan.dst);
+  int64_t innerSize = plan.sizes.back();
+  int64_t innerStride = plan.strides.back();
+  forEachOuterIndex(plan.sizes, plan.strides, nullptr,
+                    [&](int64_t dstOffset, int64_t) {
+                      fillRuns(dst + dstOffset, innerSize, innerStride, value,
+                               plan.elementSizeBytes, plan.runElements);
+                    });
+}
+
+void copyBytes(void *dst, const void *src, uint64_t bytes) {
+  if (bytes == 0 || dst == src)
+    return;
+  uintptr_t d = reinterpret_cast<uintptr_t>(dst);
+  uintptr_t s = reinterpret_cast<uintptr_t>(src);
+  bool overlap = d < s ? s - d < bytes : d - s < bytes;
+  if (overlap)
+    std::memmove(dst, src, bytes);
+  else
+    std::memcpy(dst, src, bytes);
+}
+
+void fillElements(void *dst, uint64_t value, int64_t elementSizeBytes,
+                  uint64_t count) {
+  if (count == 0)
+    return;
+  const uint64_t bytes = count * static_cast<uint64_t>(elementSizeBytes);
+  unsigned char element[8];
+  elementBytes(value, elementSizeBytes, element);
+  bool uniform = true;
+  for (int64_t i = 1; i < elementSizeBytes; ++i)
+    uniform &= element[i] == element[0];
+  if (uniform)
+    return (void)std::memset(dst, element[0], bytes);
+
+  // A 64-byte block of repeated elements, stored with fixed-size memcpys
+  // (vector stores); 64 is a multiple of every element size, so each block
+  // starts on an element.
+  unsigned char pattern[64];
+  for (int i = 0; i < 64; i += static_cast<int>(elementSizeBytes))
+    std::memcpy(pattern + i, element, elementSizeBytes);
+  unsigned char *out = static_cast<unsigned char *>(dst);
+  uint64_t left = bytes;
+  for (; left >= 64; left -= 64, out += 64)
+    std::memcpy(out, pattern, 64);
+  std::memcpy(out, pattern, left);
+}
+
+} // namespace gpu_runner
