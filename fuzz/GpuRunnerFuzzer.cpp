@@ -14,8 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Pipeline.h"
-#include "runner/Compiler.h"
 #include "runner/Jit.h"
+#include "runner/compiler/Compiler.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -87,7 +87,7 @@ void compile(ModuleOp module) {
   for (llvm::Function &function : *llvmModule)
     if (!function.isDeclaration() && !function.hasLocalLinkage())
       functions.push_back(function.getName().str());
-  mlir::TimingScope timing;
+  gpu_runner::UntimedPhase timing;
   llvm::Expected<std::string> object =
       gpuRunnerGetCompiler()->compileModule(*llvmModule, **jit, timing);
   if (!object) {

@@ -12,6 +12,7 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -140,6 +141,53 @@ std::string findCudaToolkit() {
       return candidate;
   }
   return "";
+}
+
+llvm::Error chooseGpuTarget(
+    Backend backend, StringRef gpuChip, bool compileOnly,
+    llvm::function_ref<llvm::Expected<std::string>()> queryDeviceChip,
+    PipelineOptions &pipeline) {
+  assert(backend != Backend::Host && "the host backend has no GPU target");
+  std::string chip = gpuChip.str();
+  // Where the chip came from, for messages.
+  std::string named = "--gpu-chip=" + chip;
+  if (chip.empty()) {
+    llvm::Expected<std::string> deviceChip = queryDeviceChip();
+    if (deviceChip) {
+      chip = std::move(*deviceChip);
+      named = "the device's chip, " + chip + ",";
+    } else if (!compileOnly) {
+      return deviceChip.takeError();
+    } else {
+      llvm::consumeError(deviceChip.takeError());
+      chip =
+          (backend == Backend::Cuda ? kDefaultCudaChip : kDefaultHipChip).str();
+    }
+  }
+  pipeline.gpuChip = chip;
+
+  if (backend == Backend::Hip) {
+    if (!isAmdgpuChip(chip))
+      return llvm::createStringError(
+          named +
+          " is not an AMD GPU: use its gfx name, such as gfx90a or gfx942");
+    llvm::Expected<std::string> rocmPath = findRocmPath();
+    if (!rocmPath)
+      return llvm::createStringError("cannot compile kernels for " + chip +
+                                     ": " +
+                                     llvm::toString(rocmPath.takeError()));
+    pipeline.rocmPath = std::move(*rocmPath);
+    return llvm::Error::success();
+  }
+
+  pipeline.gpuFeatures = getPtxFeaturesForChip(chip);
+  if (pipeline.gpuFeatures.empty())
+    return llvm::createStringError(
+        named +
+        " is not a CUDA chip that CUDA 13 supports: use sm_75 or newer, such "
+        "as sm_80, sm_90 or sm_90a");
+  pipeline.cudaToolkitPath = findCudaToolkit();
+  return llvm::Error::success();
 }
 
 std::string getDeviceObjectGlobalName(StringRef binary) {

@@ -11,6 +11,7 @@
 
 #include "wrappers/Backend.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -73,6 +74,19 @@ llvm::Expected<std::string> findRocmPath();
 /// /usr/local/cuda, where bin/ptxas is an executable; empty when neither
 /// has one.
 std::string findCudaToolkit();
+
+/// Chooses the chip kernels are compiled for on the GPU backend `backend`,
+/// and the toolkit that compiles them, into `pipeline`: `gpuChip`
+/// (--gpu-chip) when it is not empty, else the chip `queryDeviceChip`
+/// reports, else, when the program is only compiled, the backend's default
+/// chip; a run needs the device, so its error is the one returned then.
+/// Fails with a sentence for a chip the backend cannot compile for. Where
+/// no ptxas is found, CUDA kernels are compiled to PTX (cudaToolkitPath is
+/// empty).
+llvm::Error chooseGpuTarget(
+    Backend backend, llvm::StringRef gpuChip, bool compileOnly,
+    llvm::function_ref<llvm::Expected<std::string>()> queryDeviceChip,
+    PipelineOptions &pipeline);
 
 /// The external constants that hold a GPU binary compiled apart from the
 /// host code, and its size in bytes (an i64); see kExternalObjectAttrName

@@ -6,8 +6,8 @@
 // libraries), and MLIR's runner utilities and async runtime, which are
 // loaded the first time a program needs one of their symbols.
 //
-// The program comes compiled, as an object (runner/Compiler.h), from the
-// compiler or from the compile cache. Its global constructors and
+// The program comes compiled, as an object (runner/compiler/Compiler.h), from
+// the compiler or from the compile cache. Its global constructors and
 // destructors are plain functions the runner calls, kInitFunctionName and
 // kFiniFunctionName.
 //
@@ -16,7 +16,7 @@
 #ifndef GPU_RUNNER_RUNNER_JIT_H
 #define GPU_RUNNER_RUNNER_JIT_H
 
-#include "runner/Compiler.h"
+#include "runner/compiler/Compiler.h"
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"

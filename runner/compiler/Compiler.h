@@ -11,19 +11,19 @@
 // of its own, libGpuRunnerCompiler.so, which the runner loads only when it
 // compiles a program or reports --timing: loading libMLIR takes longer
 // than running a program found in the compile cache. This header is what
-// the runner sees of it, and needs no MLIR library (mlir/Support/Timing.h
-// is used through its inline functions and virtual calls only). Where LLVM
-// is linked statically (scripts/device-bundle), the compiler is linked in.
+// the runner sees of it, and uses no MLIR type: timing crosses it as a
+// Phase, which the compiler implements over MLIR's timing manager. Where
+// LLVM is linked statically (scripts/device-bundle), the compiler is linked
+// in.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GPU_RUNNER_RUNNER_COMPILER_H
-#define GPU_RUNNER_RUNNER_COMPILER_H
+#ifndef GPU_RUNNER_RUNNER_COMPILER_COMPILER_H
+#define GPU_RUNNER_RUNNER_COMPILER_COMPILER_H
 
 #include "lowering/Targets.h"
 #include "runner/CompileCache.h"
 
-#include "mlir/Support/Timing.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/DataLayout.h"
@@ -92,12 +92,31 @@ public:
   findUnresolvedSymbols(llvm::ArrayRef<std::string> names) = 0;
 };
 
-/// MLIR's timing manager, behind --timing.
+/// A phase of a run, timed for --timing's report or not at all. A phase
+/// lasts until the object nest() returned is destroyed.
+class Phase {
+public:
+  virtual ~Phase() = default;
+  /// The phase `name` within this one. `name` is a string literal: its
+  /// address identifies the phase, so that phases of one name add up.
+  virtual std::unique_ptr<Phase> nest(const char *name) = 0;
+};
+
+/// A phase that times nothing, and whose phases time nothing.
+class UntimedPhase final : public Phase {
+public:
+  std::unique_ptr<Phase> nest(const char *) override {
+    return std::make_unique<UntimedPhase>();
+  }
+};
+
+/// --timing's report: MLIR's timing manager, in the compiler library.
 class TimingReport {
 public:
   virtual ~TimingReport() = default;
-  virtual mlir::TimingScope &getRoot() = 0;
-  /// Stops the root and prints the report on stderr; every scope under the
+  /// The phase of the whole run.
+  virtual Phase &getRoot() = 0;
+  /// Ends the root and prints the report on stderr; every phase under the
   /// root must be done.
   virtual void print() = 0;
 };
@@ -108,12 +127,12 @@ struct Compiler {
   /// `timing`. Errors are printed as diagnostics, with their locations.
   llvm::FailureOr<CompiledProgram> (*compileProgram)(
       std::unique_ptr<llvm::MemoryBuffer> input, const CompileOptions &options,
-      CompileTarget &target, mlir::TimingScope &timing);
+      CompileTarget &target, Phase &timing);
   /// Optimizes the LLVM IR of a lowered program and compiles it to an
   /// object for `target`: the last step of compileProgram.
   llvm::Expected<std::string> (*compileModule)(llvm::Module &module,
                                                CompileTarget &target,
-                                               mlir::TimingScope &timing);
+                                               Phase &timing);
   std::unique_ptr<TimingReport> (*createTimingReport)();
 };
 
@@ -126,4 +145,4 @@ std::string getCompilerLibraryPath();
 
 } // namespace gpu_runner
 
-#endif // GPU_RUNNER_RUNNER_COMPILER_H
+#endif // GPU_RUNNER_RUNNER_COMPILER_COMPILER_H

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runner/Compiler.h"
+#include "runner/compiler/Compiler.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/DynamicLibrary.h"

@@ -1,0 +1,114 @@
+//===- OptionChecks.cpp - What the flags and the input must be ------------===//
+//
+// The checks a run makes before it compiles anything: the flags against
+// each other and against the backend, the input's first bytes, and the
+// target kernels are compiled for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runner/RunnerSteps.h"
+
+#include "wrappers/Backend.h"
+
+#include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using llvm::failure;
+using llvm::FailureOr;
+using llvm::LogicalResult;
+using llvm::StringRef;
+using llvm::success;
+using llvm::Twine;
+
+namespace gpu_runner {
+
+int fail(const Twine &message) {
+  llvm::errs() << "error: " << message << "\n";
+  return 1;
+}
+
+LogicalResult checkOptions(const RunnerOptions &options, Backend backend) {
+  auto reject = [](const Twine &message) {
+    fail(message);
+    return failure();
+  };
+  if (options.device < 0)
+    return reject("--device=" + Twine(options.device) +
+                  " is negative; devices are numbered from 0");
+  if (!parseEntryResult(options.entryPointResult))
+    return reject("--entry-point-result=" + options.entryPointResult +
+                  " is not one of void, i32, i64, f32");
+  if (options.benchmarkWarmup.getNumOccurrences() &&
+      options.benchmarkRepetitions == 0)
+    return reject("--benchmark-warmup needs --benchmark-repetitions=N with N "
+                  "at least 1");
+  if (options.noCache && (options.cacheDir.getNumOccurrences() ||
+                          options.cacheMaxSize.getNumOccurrences()))
+    return reject("--no-cache runs without the cache: drop --cache-dir and "
+                  "--cache-max-size, or --no-cache");
+  if (backend != Backend::Host && options.checkBounds)
+    return reject("--check-bounds checks kernels run on the host backend: "
+                  "run the program with gpu-runner-host to check its "
+                  "accesses");
+  if (backend == Backend::Host && !options.gpuChip.empty())
+    return reject(Twine("--gpu-chip is for GPU backends; the ") +
+                  getBackendName(backend) + " backend runs kernels on the CPU");
+  return success();
+}
+
+bool checkInputIsMLIR(const llvm::MemoryBuffer &input) {
+  StringRef text = input.getBuffer();
+  if (text.starts_with("ML\xefR"))
+    return true;
+  auto *begin = reinterpret_cast<const llvm::UTF8 *>(text.begin());
+  auto *end = reinterpret_cast<const llvm::UTF8 *>(text.end());
+  const llvm::UTF8 *bad = begin;
+  size_t offset = text.find('\0');
+  if (!llvm::isLegalUTF8String(&bad, end))
+    offset = std::min<size_t>(offset, bad - begin);
+  if (offset == StringRef::npos)
+    return true;
+  StringRef before = text.take_front(offset);
+  size_t line = before.count('\n') + 1;
+  size_t column = offset - (before.rfind('\n') + 1) + 1;
+  llvm::errs() << input.getBufferIdentifier() << ":" << line << ":" << column
+               << ": error: the input is neither MLIR text nor MLIR "
+               << "bytecode: byte " << offset << " is "
+               << llvm::format_hex(static_cast<uint8_t>(text[offset]), 4)
+               << "\n";
+  return false;
+}
+
+FailureOr<PipelineOptions> choosePipeline(const RunnerOptions &options,
+                                          Backend backend) {
+  PipelineOptions pipeline;
+  pipeline.splitBarriers = !options.noBarrierSplitting;
+  pipeline.checkBounds = options.checkBounds;
+  pipeline.dumpGpuBinaryDir = options.dumpGpuBinary;
+  if (backend == Backend::Host)
+    return pipeline;
+
+  pipeline.gpuOptLevel = options.getOptLevel();
+  auto queryDeviceChip = [&]() -> llvm::Expected<std::string> {
+    std::string chip, error;
+    if (!gpu_runner::queryDeviceChip(options.device, chip, error))
+      return llvm::createStringError(error);
+    return chip;
+  };
+  if (llvm::Error error =
+          chooseGpuTarget(backend, options.gpuChip, options.compileOnly,
+                          queryDeviceChip, pipeline)) {
+    fail(llvm::toString(std::move(error)));
+    return failure();
+  }
+  if (backend == Backend::Cuda && pipeline.cudaToolkitPath.empty())
+    llvm::errs() << "note: no ptxas found in $CUDA_PATH/bin or "
+                    "/usr/local/cuda/bin: kernels are compiled to PTX, which "
+                    "the driver compiles when loading them\n";
+  return pipeline;
+}
+
+} // namespace gpu_runner

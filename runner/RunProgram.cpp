@@ -1,0 +1,192 @@
+//===- RunProgram.cpp - Loading and running a compiled program ------------===//
+//
+// Links the compiled program in the JIT with its GPU binaries, initializes
+// the backend, runs the constructors (which load the GPU modules), calls
+// the entry point, once or as a benchmark, and finalizes the backend, which
+// reports what the program leaked.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runner/RunnerSteps.h"
+
+#include "runner/Jit.h"
+#include "wrappers/Backend.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <vector>
+
+using llvm::StringRef;
+
+namespace gpu_runner {
+
+void flushProgramOutput() {
+  std::fflush(stdout);
+  std::cout.flush();
+  llvm::outs().flush();
+}
+
+namespace {
+
+/// Calls the entry point and prints its result as mlir-runner does.
+void callEntryPoint(void *entry, EntryResult result) {
+  auto print = [](auto value) {
+    flushProgramOutput();
+    llvm::outs() << value << "\n";
+  };
+  switch (result) {
+  case EntryResult::Void:
+    reinterpret_cast<void (*)()>(entry)();
+    flushProgramOutput();
+    break;
+  case EntryResult::I32:
+    print(reinterpret_cast<int32_t (*)()>(entry)());
+    break;
+  case EntryResult::I64:
+    print(reinterpret_cast<int64_t (*)()>(entry)());
+    break;
+  case EntryResult::F32:
+    print(reinterpret_cast<float (*)()>(entry)());
+    break;
+  }
+  llvm::outs().flush();
+}
+
+/// "1.234 ms": three decimals in the unit that fits `reference` seconds.
+struct TimeUnit {
+  const char *name;
+  double perSecond;
+};
+
+TimeUnit unitFor(double reference) {
+  if (reference < 1e-3)
+    return {"us", 1e6};
+  if (reference < 1.0)
+    return {"ms", 1e3};
+  return {"s", 1.0};
+}
+
+/// What --benchmark-repetitions reports: compile and load times, then the
+/// time per timed run. The runs do not include compiling or loading.
+void printBenchmarkReport(const RunnerOptions &options, double compileSeconds,
+                          StringRef compileNote, double loadSeconds,
+                          std::vector<double> runs) {
+  std::sort(runs.begin(), runs.end());
+  size_t n = runs.size();
+  double median = n % 2 ? runs[n / 2] : (runs[n / 2 - 1] + runs[n / 2]) / 2;
+  TimeUnit unit = unitFor(median);
+  auto time = [&](double seconds) {
+    return llvm::format("%.3f %s", seconds * unit.perSecond, unit.name);
+  };
+  auto ms = [](double seconds) {
+    return llvm::format("%.3f ms", seconds * 1e3);
+  };
+  llvm::raw_ostream &os = llvm::errs();
+  os << "benchmark: entry point '" << options.entryPoint << "', backend "
+     << getBackendName(getBackend()) << "\n"
+     << "  warm-up runs:    " << options.benchmarkWarmup << " (not timed)\n"
+     << "  timed runs:      " << n << "\n"
+     << "  compile:         " << ms(compileSeconds) << " (" << compileNote
+     << "; not in the runs)\n"
+     << "  load:            " << ms(loadSeconds) << " (not in the runs)\n"
+     << "  time per run:    min " << time(runs.front()) << ", median "
+     << time(median) << ", max " << time(runs.back()) << "\n";
+  os.flush();
+}
+
+} // namespace
+
+int runProgram(const CompiledProgram &program, Jit &jit,
+               const RunnerOptions &options, EntryResult entryResult,
+               RunTiming &timing, double compileSeconds) {
+  if (options.dumpObjectFile) {
+    std::string path = options.objectFilename.empty()
+                           ? options.inputFilename + ".o"
+                           : options.objectFilename.getValue();
+    std::error_code error;
+    llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_None);
+    if (error)
+      return fail("cannot write the object file '" + path +
+                  "': " + error.message());
+    os << program.object;
+  }
+
+  Clock::time_point loadStart = Clock::now();
+  void *entry;
+  // The sizes of the GPU binaries, which the object reads.
+  std::vector<uint64_t> binarySizes;
+  for (const GpuBinary &binary : program.gpuBinaries)
+    binarySizes.push_back(binary.object.size());
+  {
+    std::unique_ptr<Phase> phase = timing.nest("JIT link");
+    std::vector<std::pair<std::string, const void *>> binarySymbols;
+    for (auto [binary, size] : llvm::zip(program.gpuBinaries, binarySizes)) {
+      binarySymbols.push_back(
+          {getDeviceObjectGlobalName(binary.name), binary.object.data()});
+      binarySymbols.push_back(
+          {getDeviceObjectSizeGlobalName(binary.name), &size});
+    }
+    if (llvm::Error error = jit.defineSymbols(binarySymbols))
+      return fail(llvm::toString(std::move(error)));
+    if (llvm::Error error = jit.addObject(program.object))
+      return fail(llvm::toString(std::move(error)));
+    auto address = jit.lookup(options.entryPoint);
+    if (!address)
+      return fail(llvm::toString(address.takeError()));
+    entry = *address;
+  }
+  if (options.compileOnly)
+    return 0;
+  {
+    std::unique_ptr<Phase> phase = timing.nest("Backend initialization");
+    std::string backendError;
+    BackendOptions backendOptions;
+    backendOptions.device = options.device;
+    if (!initializeBackend(backendOptions, backendError))
+      return fail(backendError);
+  }
+  {
+    // The constructors load the GPU modules.
+    std::unique_ptr<Phase> phase = timing.nest("Module load (constructors)");
+    if (llvm::Error error = jit.initialize())
+      return fail(llvm::toString(std::move(error)));
+  }
+  double loadSeconds = secondsSince(loadStart);
+
+  {
+    std::unique_ptr<Phase> phase = timing.nest("Run");
+    if (options.benchmarkRepetitions == 0) {
+      callEntryPoint(entry, entryResult);
+    } else {
+      // Each run ends when the work it enqueued is done, as a run of
+      // iree-benchmark-module does.
+      std::vector<double> runs;
+      unsigned total = options.benchmarkWarmup + options.benchmarkRepetitions;
+      for (unsigned run = 0; run < total; ++run) {
+        Clock::time_point start = Clock::now();
+        callEntryPoint(entry, entryResult);
+        synchronizeBackend();
+        if (run >= options.benchmarkWarmup)
+          runs.push_back(secondsSince(start));
+      }
+      printBenchmarkReport(options, compileSeconds,
+                           "compile cache: " + timing.cacheStatus, loadSeconds,
+                           std::move(runs));
+    }
+  }
+
+  std::unique_ptr<Phase> phase = timing.nest("Finalization");
+  jit.shutDownAsyncRuntime();
+  if (llvm::Error error = jit.deinitialize())
+    return fail(llvm::toString(std::move(error)));
+  finalizeBackend();
+  return 0;
+}
+
+} // namespace gpu_runner

@@ -1,0 +1,83 @@
+//===- CodeGeneration.cpp - A lowered program's LLVM IR to an object ------===//
+
+#include "runner/compiler/CompilerSteps.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace gpu_runner {
+
+namespace {
+
+/// Replaces the global array `arrayName` (llvm.global_ctors or
+/// llvm.global_dtors) by a function `name` that calls its functions by
+/// priority: lowest first for constructors, highest first for destructors.
+void defineInitializerFunction(llvm::Module &module, StringRef arrayName,
+                               StringRef name) {
+  bool constructors = arrayName == "llvm.global_ctors";
+  SmallVector<std::pair<unsigned, llvm::Function *>> calls;
+  for (llvm::orc::CtorDtorIterator::Element element :
+       constructors ? llvm::orc::getConstructors(module)
+                    : llvm::orc::getDestructors(module))
+    if (element.Func)
+      calls.push_back({element.Priority, element.Func});
+  std::stable_sort(
+      calls.begin(), calls.end(), [&](const auto &a, const auto &b) {
+        return constructors ? a.first < b.first : a.first > b.first;
+      });
+  if (llvm::GlobalVariable *array = module.getNamedGlobal(arrayName))
+    array->eraseFromParent();
+
+  llvm::LLVMContext &context = module.getContext();
+  auto *function = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context), false),
+      llvm::GlobalValue::ExternalLinkage, name, module);
+  llvm::IRBuilder<> builder(
+      llvm::BasicBlock::Create(context, "entry", function));
+  for (auto [priority, callee] : calls)
+    builder.CreateCall(callee->getFunctionType(), callee);
+  builder.CreateRetVoid();
+}
+
+} // namespace
+
+llvm::Expected<std::string> compileModule(llvm::Module &module,
+                                          CompileTarget &target,
+                                          TimingScope &timing) {
+  defineInitializerFunction(module, "llvm.global_ctors", kInitFunctionName);
+  defineInitializerFunction(module, "llvm.global_dtors", kFiniFunctionName);
+  // Frames larger than a page touch each page on the way down, so that a
+  // kernel whose private memory overflows a fiber's stack faults on the
+  // guard page below it (which the host backend reports) rather than
+  // jumping past it into other memory.
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      function.addFnAttr("probe-stack", "inline-asm");
+
+  llvm::Expected<llvm::TargetMachine &> machine = target.getTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  {
+    TimingScope optimizeTiming = timing.nest("LLVM optimization");
+    auto optimize =
+        makeOptimizingTransformer(target.getOptLevel(), 0, &*machine);
+    if (llvm::Error error = optimize(&module))
+      return std::move(error);
+  }
+  TimingScope codegenTiming = timing.nest("LLVM code generation");
+  llvm::orc::SimpleCompiler compiler(*machine);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> object = compiler(module);
+  if (!object)
+    return object.takeError();
+  return (*object)->getBuffer().str();
+}
+
+} // namespace gpu_runner

@@ -1,0 +1,211 @@
+//===- Compiler.cpp - From a program's text to a compiled program ---------===//
+//
+// The compiler library's entry points (Compiler.h): the steps of
+// CompilerSteps.h in order, each timed, and --timing's report.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runner/compiler/Compiler.h"
+
+#include "runner/compiler/CompilerSteps.h"
+
+#include "lowering/Pipeline.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+using namespace mlir;
+
+namespace gpu_runner {
+
+namespace {
+
+/// A Phase over MLIR's timing manager.
+class ScopedPhase final : public Phase {
+public:
+  explicit ScopedPhase(TimingScope scope) : scope(std::move(scope)) {}
+
+  std::unique_ptr<Phase> nest(const char *name) override {
+    return std::make_unique<ScopedPhase>(scope.nest(
+        static_cast<const void *>(name), [name] { return std::string(name); }));
+  }
+
+  /// The scope `phase` times in: its own for a phase of the report, else
+  /// `untimed`, which times nothing.
+  static TimingScope &getScope(Phase &phase, TimingScope &untimed) {
+    auto *scoped = dynamic_cast<ScopedPhase *>(&phase);
+    return scoped ? scoped->scope : untimed;
+  }
+
+private:
+  TimingScope scope;
+};
+
+/// --timing's report: MLIR's timing manager, in tree mode on stderr.
+class DefaultTimingReport : public TimingReport {
+public:
+  DefaultTimingReport() {
+    manager.setEnabled(true);
+    root.emplace(manager.getRootScope());
+  }
+
+  Phase &getRoot() override { return *root; }
+
+  void print() override {
+    root.reset(); // The manager prints only once no timer is in use.
+    manager.print();
+    manager.setEnabled(false); // Else it prints again when destroyed.
+  }
+
+private:
+  DefaultTimingManager manager;
+  std::optional<ScopedPhase> root;
+};
+
+/// Lowers `module`, on a GPU backend starting a job in `kernelJobs` for
+/// each gpu.module it compiles apart, then compiles the host code into
+/// `program`.
+LogicalResult lowerAndCompileHostCode(ModuleOp module,
+                                      llvm::MemoryBufferRef source,
+                                      const CompileOptions &options,
+                                      CompileTarget &jit, TimingScope &timing,
+                                      std::vector<KernelJob> &kernelJobs,
+                                      CompiledProgram &program) {
+  Backend backend = options.backend;
+  const PipelineOptions &pipeline = options.pipeline;
+  auto run = [&](auto build, bool printAfterAll, TimingScope &scope) {
+    return runPipeline(
+        module, [&](OpPassManager &pm) { build(pm, backend, pipeline); },
+        printAfterAll, scope);
+  };
+  {
+    TimingScope lowerTiming = timing.nest("Lowering");
+    if (backend == Backend::Host || options.printIRAfterAll) {
+      // Everything in place, in order.
+      if (failed(
+              run(buildLoweringPipeline, options.printIRAfterAll, lowerTiming)))
+        return failure();
+    } else {
+      if (failed(run(buildOutliningPipeline, false, lowerTiming)))
+        return failure();
+      kernelJobs = startKernelJobs(module, source, options, timing);
+      if ((kernelJobs.empty() &&
+           failed(run(buildKernelPipeline, false, lowerTiming))) ||
+          failed(run(buildHostPipeline, false, lowerTiming)))
+        return failure();
+    }
+  }
+  if (options.printIRAfterLowering) {
+    module->print(llvm::errs());
+    llvm::errs() << "\n";
+  }
+
+  // The GPU binaries compiled apart, which the runner defines.
+  llvm::StringSet<> provided;
+  for (const KernelJob &job : kernelJobs) {
+    provided.insert(getDeviceObjectGlobalName(job.name));
+    provided.insert(getDeviceObjectSizeGlobalName(job.name));
+  }
+  {
+    TimingScope checkTiming = timing.nest("Entry point and externals check");
+    if (failed(checkEntryPoint(module, options.entryPoint, options.entryResult,
+                               options.entryResultFlag)) ||
+        failed(checkExternalSymbols(module, jit, provided, program.externals)))
+      return failure();
+  }
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    TimingScope translateTiming = timing.nest("Translation to LLVM IR");
+    llvmModule =
+        translateModuleToLLVMIR(module, llvmContext, options.inputFilename);
+  }
+  if (!llvmModule)
+    return failure();
+  llvmModule->setDataLayout(jit.getDataLayout());
+  llvmModule->setTargetTriple(jit.getTargetTriple());
+  llvm::Expected<std::string> object = compileModule(*llvmModule, jit, timing);
+  if (!object) {
+    llvm::errs() << "error: " << llvm::toString(object.takeError()) << "\n";
+    return failure();
+  }
+  program.object = std::move(*object);
+  return success();
+}
+
+FailureOr<CompiledProgram>
+compileProgramTimed(std::unique_ptr<llvm::MemoryBuffer> input,
+                    const CompileOptions &options, CompileTarget &jit,
+                    TimingScope &timing) {
+  TimingScope contextTiming = timing.nest("MLIR context set-up");
+  DialectRegistry registry;
+  registerInputDialects(registry);
+  MLIRContext context(registry);
+  contextTiming.stop();
+  // Diagnostics name the op and point at its line; a dump of the op in
+  // generic form would only bury that.
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module;
+  {
+    TimingScope parseTiming = timing.nest("Parse");
+    ParseDiagnostics parseDiagnostics(context, sourceMgr);
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  if (!module)
+    return failure();
+
+  CompiledProgram program;
+  std::vector<KernelJob> kernelJobs;
+  LogicalResult host = lowerAndCompileHostCode(
+      *module,
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getMemBufferRef(),
+      options, jit, timing, kernelJobs, program);
+  // Whatever became of the host code, the kernels' messages are printed.
+  LogicalResult kernels = finishKernelJobs(kernelJobs, program);
+  if (failed(host) || failed(kernels))
+    return failure();
+  return program;
+}
+
+FailureOr<CompiledProgram>
+compileProgram(std::unique_ptr<llvm::MemoryBuffer> input,
+               const CompileOptions &options, CompileTarget &jit,
+               Phase &timing) {
+  TimingScope untimed;
+  return compileProgramTimed(std::move(input), options, jit,
+                             ScopedPhase::getScope(timing, untimed));
+}
+
+llvm::Expected<std::string>
+compileModuleTimed(llvm::Module &module, CompileTarget &target, Phase &timing) {
+  TimingScope untimed;
+  return compileModule(module, target, ScopedPhase::getScope(timing, untimed));
+}
+
+std::unique_ptr<TimingReport> createTimingReport() {
+  return std::make_unique<DefaultTimingReport>();
+}
+
+const Compiler kCompiler = {compileProgram, compileModuleTimed,
+                            createTimingReport};
+
+} // namespace
+
+} // namespace gpu_runner
+
+/// What the runner looks up when it loads this library (loadCompiler).
+extern "C" __attribute__((visibility("default"))) const gpu_runner::Compiler *
+gpuRunnerGetCompiler() {
+  return &gpu_runner::kCompiler;
+}

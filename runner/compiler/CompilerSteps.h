@@ -1,0 +1,138 @@
+//===- CompilerSteps.h - The steps of compiling a program -----------------===//
+//
+// What Compiler.cpp puts together: parsing (Parse.cpp), the lowering
+// pipeline and the checks of a lowered program (Lowering.cpp), gpu.modules
+// compiled apart on threads (KernelJobs.cpp), and LLVM code generation
+// (CodeGeneration.cpp). Inside the compiler library only: these use MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_RUNNER_COMPILER_COMPILERSTEPS_H
+#define GPU_RUNNER_RUNNER_COMPILER_COMPILERSTEPS_H
+
+#include "runner/compiler/Compiler.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <future>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace gpu_runner {
+
+//===----------------------------------------------------------------------===//
+// Parse.cpp
+//===----------------------------------------------------------------------===//
+
+/// Where a diagnostic about the whole program points: the `module` op when
+/// the file has one, else the start of the file (an implicit module has no
+/// line of its own).
+mlir::Location getModuleLocation(mlir::ModuleOp module);
+
+/// Improves three of the parser's messages, as a handler that sees every
+/// diagnostic of the parse before the printing one does:
+/// - an op or type of a dialect the context does not know: MLIR suggests
+///   -allow-unregistered-dialect, which gpu-runner does not have; say which
+///   dialects it accepts instead;
+/// - an error at the end of the input: note that the input may be truncated;
+/// - an error in bytecode, which has no line and column: at the file's start.
+class ParseDiagnostics {
+public:
+  ParseDiagnostics(mlir::MLIRContext &context, llvm::SourceMgr &sourceMgr);
+
+private:
+  llvm::LogicalResult handle(mlir::Diagnostic &diag);
+  bool isBytecode();
+  /// Whether only white space follows `loc` in its buffer.
+  bool isAtEndOfInput(mlir::Location loc);
+
+  mlir::MLIRContext &context;
+  llvm::SourceMgr &sourceMgr;
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+//===----------------------------------------------------------------------===//
+// Lowering.cpp
+//===----------------------------------------------------------------------===//
+
+/// Runs the passes `build` adds on `module`, timed under `timing`; its
+/// diagnostics are printed by the caller's handler.
+llvm::LogicalResult
+runPipeline(mlir::ModuleOp module,
+            llvm::function_ref<void(mlir::OpPassManager &)> build,
+            bool printAfterAll, mlir::TimingScope &timing);
+
+/// Checks that the entry point exists, is defined, takes no arguments and
+/// returns what --entry-point-result says.
+llvm::LogicalResult checkEntryPoint(mlir::ModuleOp module, llvm::StringRef name,
+                                    EntryResult result,
+                                    llvm::StringRef resultFlag);
+
+/// Checks that every external function and global the program uses is
+/// provided by the runtime, a library or the process, so that a missing one
+/// is reported where it is declared; those in `provided` the runner defines
+/// itself. Adds their names to `externals`.
+llvm::LogicalResult checkExternalSymbols(mlir::ModuleOp module,
+                                         CompileTarget &jit,
+                                         const llvm::StringSet<> &provided,
+                                         std::vector<std::string> &externals);
+
+//===----------------------------------------------------------------------===//
+// KernelJobs.cpp
+//===----------------------------------------------------------------------===//
+
+/// What compiling one gpu.module apart gave.
+struct KernelResult {
+  llvm::LogicalResult status = llvm::failure();
+  std::vector<GpuBinary> binaries;
+  /// Its diagnostics, printed once the host code is compiled, so that the
+  /// two do not interleave.
+  std::string diagnostics;
+};
+
+/// A gpu.module compiled apart from the host code, on a thread of its own
+/// and in a context of its own: MLIR does not run two pass managers on one
+/// context at once.
+struct KernelJob {
+  /// The name of the gpu.module, and of the gpu.binary it becomes.
+  std::string name;
+  std::future<KernelResult> result;
+};
+
+/// Moves each gpu.module of `module` out and starts compiling it on a
+/// thread, leaving in its place a gpu.binary of the same name whose object
+/// is provided when the program is loaded (kExternalObjectAttrName). Leaves
+/// the program as it is, and starts nothing, where a gpu.module is not for
+/// exactly one target.
+std::vector<KernelJob> startKernelJobs(mlir::ModuleOp module,
+                                       llvm::MemoryBufferRef source,
+                                       const CompileOptions &options,
+                                       mlir::TimingScope &timing);
+
+/// Waits for the kernel jobs, prints their messages, and adds the binaries
+/// they compiled to `program`.
+llvm::LogicalResult finishKernelJobs(std::vector<KernelJob> &jobs,
+                                     CompiledProgram &program);
+
+//===----------------------------------------------------------------------===//
+// CodeGeneration.cpp
+//===----------------------------------------------------------------------===//
+
+/// Optimizes the program's LLVM IR `module` and compiles it to an object
+/// for `target`, timing each under `timing`.
+llvm::Expected<std::string> compileModule(llvm::Module &module,
+                                          CompileTarget &target,
+                                          mlir::TimingScope &timing);
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_RUNNER_COMPILER_COMPILERSTEPS_H
