@@ -26,9 +26,10 @@ using namespace mlir;
 
 namespace gpu_runner {
 
-class BarrierSplitter::Impl {
+class BarrierSplitter::KernelPieces {
 public:
-  Impl(func::FuncOp thread, const llvm::DenseSet<StringAttr> &synchronizing)
+  KernelPieces(func::FuncOp thread,
+               const llvm::DenseSet<StringAttr> &synchronizing)
       : thread(thread), context(thread.getArgument(0)),
         synchronizing(synchronizing) {}
 
@@ -93,13 +94,13 @@ private:
 // Analysis
 //===----------------------------------------------------------------------===//
 
-bool BarrierSplitter::Impl::isRuntimeCall(Operation *op,
-                                          MgpuFunction fn) const {
+bool BarrierSplitter::KernelPieces::isRuntimeCall(Operation *op,
+                                                  MgpuFunction fn) const {
   auto call = dyn_cast<LLVM::CallOp>(op);
   return call && call.getCallee() == getMgpuFunctionName(fn);
 }
 
-bool BarrierSplitter::Impl::containsBarrier(Operation *op) const {
+bool BarrierSplitter::KernelPieces::containsBarrier(Operation *op) const {
   return op
       ->walk([&](Operation *nested) {
         return isBarrier(nested) ? WalkResult::interrupt()
@@ -110,7 +111,7 @@ bool BarrierSplitter::Impl::containsBarrier(Operation *op) const {
 
 /// Shuffles, and calls of functions with barriers or shuffles, need the
 /// threads to run together.
-bool BarrierSplitter::Impl::synchronizes(Operation *op) const {
+bool BarrierSplitter::KernelPieces::synchronizes(Operation *op) const {
   return op
       ->walk([&](Operation *nested) {
         auto call = dyn_cast<func::CallOp>(nested);
@@ -127,7 +128,7 @@ bool BarrierSplitter::Impl::synchronizes(Operation *op) const {
 /// Whether `op`, given uniform operands, gives every thread the same
 /// results: it has no regions and no side effects, or it reads the block's
 /// part of the context (the thread ids, slots 0 to 2, differ).
-bool BarrierSplitter::Impl::computesUniformly(Operation *op) const {
+bool BarrierSplitter::KernelPieces::computesUniformly(Operation *op) const {
   if (op->getNumRegions() != 0)
     return false;
   if (isMemoryEffectFree(op))
@@ -140,14 +141,14 @@ bool BarrierSplitter::Impl::computesUniformly(Operation *op) const {
   return false;
 }
 
-bool BarrierSplitter::Impl::markPerThread(ValueRange values) {
+bool BarrierSplitter::KernelPieces::markPerThread(ValueRange values) {
   bool changed = false;
   for (Value value : values)
     changed |= perThread.insert(value).second;
   return changed;
 }
 
-void BarrierSplitter::Impl::findPerThreadValues() {
+void BarrierSplitter::KernelPieces::findPerThreadValues() {
   // Optimistic: everything is uniform but the thread ids, and whatever a
   // per-thread value reaches becomes per-thread, until nothing changes
   // (loop-carried values need more than one round).
@@ -205,13 +206,13 @@ void BarrierSplitter::Impl::findPerThreadValues() {
   }
 }
 
-bool BarrierSplitter::Impl::isSpillable(Type type) {
+bool BarrierSplitter::KernelPieces::isSpillable(Type type) {
   if (auto vector = dyn_cast<VectorType>(type))
     type = vector.getElementType();
   return type.isIntOrIndexOrFloat();
 }
 
-bool BarrierSplitter::Impl::analyzeSyncOp(Operation *op) {
+bool BarrierSplitter::KernelPieces::analyzeSyncOp(Operation *op) {
   auto analyzeRegion = [&](Region &region) {
     if (!region.hasOneBlock())
       return false;
@@ -274,7 +275,7 @@ bool BarrierSplitter::Impl::analyzeSyncOp(Operation *op) {
   return false;
 }
 
-bool BarrierSplitter::Impl::analyzeBlock(Block &block) {
+bool BarrierSplitter::KernelPieces::analyzeBlock(Block &block) {
   // Which piece of the block each per-thread op belongs to.
   llvm::DenseMap<Operation *, unsigned> piece;
   unsigned current = 0;
@@ -318,7 +319,7 @@ bool BarrierSplitter::Impl::analyzeBlock(Block &block) {
   return true;
 }
 
-bool BarrierSplitter::Impl::canSplit() {
+bool BarrierSplitter::KernelPieces::canSplit() {
   Region &body = thread.getBody();
   if (!body.hasOneBlock())
     return false;
@@ -344,7 +345,7 @@ void createThreadLoops(OpBuilder &b, Location loc, ValueRange blockSize,
   body(b, {x.getInductionVar(), y.getInductionVar(), z.getInductionVar()});
 }
 
-Value BarrierSplitter::Impl::getBuffer(Value value, Location loc) {
+Value BarrierSplitter::KernelPieces::getBuffer(Value value, Location loc) {
   Value &buffer = buffers[value];
   if (!buffer) {
     // At the top of the block function, before any loop uses it.
@@ -360,8 +361,8 @@ Value BarrierSplitter::Impl::getBuffer(Value value, Location loc) {
 /// A loop nest over the block's threads that calls `body(builder, ids,
 /// linear id)`.
 template <typename Fn>
-void BarrierSplitter::Impl::emitThreadLoop(OpBuilder &b, Location loc,
-                                           Fn body) {
+void BarrierSplitter::KernelPieces::emitThreadLoop(OpBuilder &b, Location loc,
+                                                   Fn body) {
   createThreadLoops(b, loc, blockSize, [&](OpBuilder &b, ValueRange ids) {
     Value linear = arith::AddIOp::create(
         b, loc, ids[0],
@@ -375,8 +376,9 @@ void BarrierSplitter::Impl::emitThreadLoop(OpBuilder &b, Location loc,
   });
 }
 
-void BarrierSplitter::Impl::emitSegment(ArrayRef<Operation *> segment,
-                                        OpBuilder &b, const IRMapping &map) {
+void BarrierSplitter::KernelPieces::emitSegment(ArrayRef<Operation *> segment,
+                                                OpBuilder &b,
+                                                const IRMapping &map) {
   if (segment.empty())
     return;
   Location loc = segment.front()->getLoc();
@@ -417,10 +419,11 @@ void BarrierSplitter::Impl::emitSegment(ArrayRef<Operation *> segment,
 /// Stores, for every thread, the value of `values[i]` (in its buffer, a
 /// thread id, or uniform) into the buffer of `targets[i]`, for the
 /// per-thread targets.
-void BarrierSplitter::Impl::emitStorePerThread(OpBuilder &b, Location loc,
-                                               ValueRange targets,
-                                               ValueRange values,
-                                               const IRMapping &map) {
+void BarrierSplitter::KernelPieces::emitStorePerThread(OpBuilder &b,
+                                                       Location loc,
+                                                       ValueRange targets,
+                                                       ValueRange values,
+                                                       const IRMapping &map) {
   if (allUniform(targets))
     return;
   emitThreadLoop(b, loc, [&](OpBuilder &b, Value *ids, Value linear) {
@@ -441,8 +444,8 @@ void BarrierSplitter::Impl::emitStorePerThread(OpBuilder &b, Location loc,
   });
 }
 
-void BarrierSplitter::Impl::emitSyncOp(Operation *op, OpBuilder &b,
-                                       IRMapping &map) {
+void BarrierSplitter::KernelPieces::emitSyncOp(Operation *op, OpBuilder &b,
+                                               IRMapping &map) {
   Location loc = op->getLoc();
   // The values of `values` whose counterpart in `carried` is uniform.
   auto uniformOnly = [&](ValueRange carried, ValueRange values) {
@@ -541,8 +544,8 @@ void BarrierSplitter::Impl::emitSyncOp(Operation *op, OpBuilder &b,
   map.map(loop.getResults(), newLoop.getResults());
 }
 
-void BarrierSplitter::Impl::emitBlock(Block &block, OpBuilder &b,
-                                      IRMapping &map) {
+void BarrierSplitter::KernelPieces::emitBlock(Block &block, OpBuilder &b,
+                                              IRMapping &map) {
   SmallVector<Operation *> segment;
   for (Operation &op : block.without_terminator()) {
     if (isBarrier(&op)) {
@@ -561,7 +564,8 @@ void BarrierSplitter::Impl::emitBlock(Block &block, OpBuilder &b,
   emitSegment(segment, b, map);
 }
 
-void BarrierSplitter::Impl::emit(OpBuilder &b, IRMapping map, ValueRange size) {
+void BarrierSplitter::KernelPieces::emit(OpBuilder &b, IRMapping map,
+                                         ValueRange size) {
   Location loc = thread.getLoc();
   for (int d = 0; d < 3; ++d) {
     threadIds[d] = thread.getArgument(1 + d);
@@ -574,15 +578,15 @@ void BarrierSplitter::Impl::emit(OpBuilder &b, IRMapping map, ValueRange size) {
 
 BarrierSplitter::BarrierSplitter(
     func::FuncOp thread, const llvm::DenseSet<StringAttr> &synchronizing)
-    : impl(std::make_unique<Impl>(thread, synchronizing)) {}
+    : pieces(std::make_unique<KernelPieces>(thread, synchronizing)) {}
 
 BarrierSplitter::~BarrierSplitter() = default;
 
-bool BarrierSplitter::canSplit() { return impl->canSplit(); }
+bool BarrierSplitter::canSplit() { return pieces->canSplit(); }
 
 void BarrierSplitter::emit(OpBuilder &b, const IRMapping &blockArguments,
                            ValueRange blockSize) {
-  impl->emit(b, blockArguments, blockSize);
+  pieces->emit(b, blockArguments, blockSize);
 }
 
 } // namespace gpu_runner

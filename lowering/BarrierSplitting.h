@@ -60,8 +60,10 @@ public:
             mlir::ValueRange blockSize);
 
 private:
-  class Impl;
-  std::unique_ptr<Impl> impl;
+  /// The kernel cut at its barriers: which values differ between threads,
+  /// which ops run once for the block, and the emission of each piece.
+  class KernelPieces;
+  std::unique_ptr<KernelPieces> pieces;
 };
 
 } // namespace gpu_runner

@@ -9,6 +9,11 @@
 //   with all work enqueued before it;
 // - a synchronous gpu.wait synchronizes and releases its tokens' streams.
 //
+// Each pattern refuses the forms it cannot lower with a reason written for
+// the user, in a check function next to it; getUnsupportedFormReason runs
+// the same checks before the conversion, so that the user reads the reason
+// rather than "failed to legalize".
+//
 //===----------------------------------------------------------------------===//
 
 #include "lowering/GpuRuntimeToLLVM.h"
@@ -25,6 +30,7 @@
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
@@ -183,6 +189,25 @@ protected:
   }
 };
 
+/// Why a memref the runtime is handed as a descriptor cannot be: one whose
+/// layout is not strided has no descriptor.
+std::string checkStrided(Type type, StringRef role) {
+  auto memref = cast<MemRefType>(type);
+  if (memref.isStrided())
+    return "";
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  os << "the " << role << " has the layout " << memref.getLayout()
+     << ", which is not strided";
+  return reason;
+}
+
+std::string checkMemcpy(gpu::MemcpyOp op) {
+  std::string reason = checkStrided(op.getDst().getType(), "destination");
+  return reason.empty() ? checkStrided(op.getSrc().getType(), "source")
+                        : reason;
+}
+
 /// gpu.memcpy: one contiguous copy when both memrefs are statically known to
 /// be contiguous with the same static shape, else a strided copy of the two
 /// descriptors (which also checks dynamic shapes at run time).
@@ -193,6 +218,8 @@ public:
   LogicalResult
   matchAndRewrite(gpu::MemcpyOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (std::string reason = checkMemcpy(op); !reason.empty())
+      return rewriter.notifyMatchFailure(op, reason);
     auto srcType = cast<MemRefType>(op.getSrc().getType());
     auto dstType = cast<MemRefType>(op.getDst().getType());
     Location loc = op.getLoc();
@@ -229,6 +256,32 @@ public:
   }
 };
 
+/// The element width gpu.memset supports for `type` (8, 16, 32 or 64 bits),
+/// or nothing when it has another width.
+std::optional<unsigned> getMemsetElementBits(Type type,
+                                             unsigned indexBitwidth) {
+  unsigned bits = 0;
+  if (type.isIndex())
+    bits = indexBitwidth;
+  else if (type.isIntOrFloat())
+    bits = type.getIntOrFloatBitWidth();
+  if (bits == 8 || bits == 16 || bits == 32 || bits == 64)
+    return bits;
+  return std::nullopt;
+}
+
+std::string checkMemset(gpu::MemsetOp op, unsigned indexBitwidth) {
+  std::string reason = checkStrided(op.getDst().getType(), "destination");
+  Type valueType = op.getValue().getType();
+  if (reason.empty() && !getMemsetElementBits(valueType, indexBitwidth)) {
+    llvm::raw_string_ostream os(reason);
+    os << "elements of type '" << valueType
+       << "' are not supported; gpu.memset takes 8, 16, 32 or 64-bit "
+          "integers, floats or index";
+  }
+  return reason;
+}
+
 /// gpu.memset of 8, 16, 32 or 64-bit elements: a contiguous fill when the
 /// memref is statically contiguous, else a strided fill of its descriptor.
 class MemsetOpLowering : public RuntimeCallPattern<gpu::MemsetOp> {
@@ -238,11 +291,12 @@ public:
   LogicalResult
   matchAndRewrite(gpu::MemsetOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    unsigned indexBitwidth = getTypeConverter()->getIndexTypeBitwidth();
+    if (std::string reason = checkMemset(op, indexBitwidth); !reason.empty())
+      return rewriter.notifyMatchFailure(op, reason);
     auto dstType = cast<MemRefType>(op.getDst().getType());
-    std::optional<unsigned> bits = getMemsetElementBits(
-        op.getValue().getType(), getTypeConverter()->getIndexTypeBitwidth());
-    if (!bits)
-      return rewriter.notifyMatchFailure(op, "unsupported element width");
+    std::optional<unsigned> bits =
+        getMemsetElementBits(op.getValue().getType(), indexBitwidth);
     Location loc = op.getLoc();
 
     FailureOr<Value> stream =
@@ -284,6 +338,15 @@ public:
   }
 };
 
+std::string checkAlloc(gpu::AllocOp op) {
+  if (op.getMemref().getType().getLayout().isIdentity() &&
+      op.getSymbolOperands().empty())
+    return "";
+  return "only memrefs with the identity layout can be allocated; allocate "
+         "one and take a view of it with memref.subview or "
+         "memref.reinterpret_cast";
+}
+
 /// gpu.alloc: device memory for a memref with an identity layout.
 class AllocOpLowering : public RuntimeCallPattern<gpu::AllocOp> {
 public:
@@ -292,10 +355,9 @@ public:
   LogicalResult
   matchAndRewrite(gpu::AllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (std::string reason = checkAlloc(op); !reason.empty())
+      return rewriter.notifyMatchFailure(op, reason);
     MemRefType type = op.getMemref().getType();
-    if (!isConvertibleAndHasIdentityMaps(type) ||
-        !adaptor.getSymbolOperands().empty())
-      return rewriter.notifyMatchFailure(op, "layout is not the identity");
     Location loc = op.getLoc();
 
     FailureOr<Value> stream =
@@ -327,6 +389,10 @@ public:
   }
 };
 
+std::string checkDealloc(gpu::DeallocOp op) {
+  return checkStrided(op.getMemref().getType(), "memref");
+}
+
 /// gpu.dealloc: frees the allocation the memref was made from.
 class DeallocOpLowering : public RuntimeCallPattern<gpu::DeallocOp> {
 public:
@@ -335,6 +401,8 @@ public:
   LogicalResult
   matchAndRewrite(gpu::DeallocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (std::string reason = checkDealloc(op); !reason.empty())
+      return rewriter.notifyMatchFailure(op, reason);
     Location loc = op.getLoc();
     FailureOr<Value> stream =
         getStream(rewriter, op, adaptor.getAsyncDependencies());
@@ -406,6 +474,34 @@ public:
   }
 };
 
+/// Whether the kernel `op` launches is in a gpu.binary, compiled for a GPU.
+bool launchesDeviceKernel(gpu::LaunchFuncOp op) {
+  return SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
+      op, op.getKernelModuleName());
+}
+
+/// The kernel's host entry, where gpu-runner-host-kernels compiled it for
+/// the host.
+FlatSymbolRefAttr getHostEntry(gpu::LaunchFuncOp op) {
+  Operation *kernel =
+      SymbolTable::lookupNearestSymbolFrom(op, op.getKernelAttr());
+  return kernel ? kernel->getAttrOfType<FlatSymbolRefAttr>(kHostEntryAttrName)
+                : FlatSymbolRefAttr();
+}
+
+/// A launch needs its kernel compiled for the backend: in a gpu.binary on a
+/// GPU, as a host entry on the host, which has no thread block clusters.
+std::string checkLaunch(gpu::LaunchFuncOp op) {
+  if (launchesDeviceKernel(op))
+    return "";
+  if (!getHostEntry(op))
+    return "the kernel was not compiled for this backend";
+  if (op.hasClusterSize())
+    return "thread block clusters are not supported on the host backend; "
+           "they need a GPU (gpu-runner-cuda)";
+  return "";
+}
+
 /// gpu.launch_func of a kernel compiled for the host: the arguments are
 /// packed into a struct on the stack (the runtime copies it) and the
 /// kernel's entry runs over the grid.
@@ -416,12 +512,13 @@ public:
   LogicalResult
   matchAndRewrite(gpu::LaunchFuncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto kernel = SymbolTable::lookupNearestSymbolFrom(op, op.getKernelAttr());
-    auto entry =
-        kernel ? kernel->getAttrOfType<FlatSymbolRefAttr>(kHostEntryAttrName)
-               : FlatSymbolRefAttr();
-    if (!entry)
-      return rewriter.notifyMatchFailure(op, "kernel not compiled for host");
+    if (launchesDeviceKernel(op))
+      return rewriter.notifyMatchFailure(op, "a kernel in a gpu.binary");
+    if (std::string reason = checkLaunch(op); !reason.empty())
+      return rewriter.notifyMatchFailure(op, reason);
+    Operation *kernel =
+        SymbolTable::lookupNearestSymbolFrom(op, op.getKernelAttr());
+    FlatSymbolRefAttr entry = getHostEntry(op);
     Location loc = op.getLoc();
 
     FailureOr<Value> stream =
@@ -489,9 +586,8 @@ public:
   matchAndRewrite(gpu::LaunchFuncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     StringRef binaryName = op.getKernelModuleName().getValue();
-    if (!SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
-            op, op.getKernelModuleName()))
-      return rewriter.notifyMatchFailure(op, "kernel not in a gpu.binary");
+    if (!launchesDeviceKernel(op))
+      return rewriter.notifyMatchFailure(op, "a kernel compiled for the host");
     Location loc = op.getLoc();
     auto module = op->getParentOfType<ModuleOp>();
     auto functionGlobal = module.lookupSymbol<LLVM::GlobalOp>(
@@ -654,16 +750,34 @@ getPackedArgumentsType(const LLVMTypeConverter &converter, TypeRange types,
   return LLVM::LLVMStructType::getLiteral(&converter.getContext(), fields);
 }
 
-std::optional<unsigned> getMemsetElementBits(Type type,
-                                             unsigned indexBitwidth) {
-  unsigned bits = 0;
-  if (type.isIndex())
-    bits = indexBitwidth;
-  else if (type.isIntOrFloat())
-    bits = type.getIntOrFloatBitWidth();
-  if (bits == 8 || bits == 16 || bits == 32 || bits == 64)
-    return bits;
-  return std::nullopt;
+std::string getUnsupportedFormReason(Operation *op, unsigned indexBitwidth) {
+  return llvm::TypeSwitch<Operation *, std::string>(op)
+      .Case([](gpu::MemcpyOp op) { return checkMemcpy(op); })
+      .Case([&](gpu::MemsetOp op) { return checkMemset(op, indexBitwidth); })
+      .Case([](gpu::AllocOp op) { return checkAlloc(op); })
+      .Case([](gpu::DeallocOp op) { return checkDealloc(op); })
+      .Case([](gpu::LaunchFuncOp op) { return checkLaunch(op); })
+      .Case<gpu::WaitOp, gpu::HostRegisterOp, gpu::HostUnregisterOp,
+            gpu::SetDefaultDeviceOp>([](Operation *) { return ""; })
+      .Case([](gpu::LaunchOp) {
+        return "its body is lowered once outlined into a kernel "
+               "(--gpu-kernel-outlining), as the pipelines do";
+      })
+      .Case<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp,
+            gpu::GlobalIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp,
+            gpu::SubgroupSizeOp, gpu::NumSubgroupsOp, gpu::BarrierOp,
+            gpu::ShuffleOp, gpu::AllReduceOp, gpu::SubgroupReduceOp,
+            gpu::DynamicSharedMemoryOp, gpu::PrintfOp>([](Operation *) {
+        return "this op runs only inside kernels: put it in the body of a "
+               "gpu.launch, or in a gpu.func kernel that gpu.launch_func "
+               "launches";
+      })
+      .Default([](Operation *) {
+        return "this op is not supported in host code; host code may use "
+               "gpu.alloc, gpu.dealloc, gpu.memcpy, gpu.memset, gpu.wait, "
+               "gpu.launch, gpu.launch_func, gpu.host_register, "
+               "gpu.host_unregister and gpu.set_default_device";
+      });
 }
 
 void populateGpuRuntimeToLLVMPatterns(const LLVMTypeConverter &converter,

@@ -9,7 +9,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
-#include <optional>
+#include <string>
 
 namespace mlir::gpu {
 class ObjectAttr;
@@ -78,10 +78,11 @@ void populateFloatAtomicsToLLVMPatterns(
     const mlir::LLVMTypeConverter &converter,
     mlir::RewritePatternSet &patterns);
 
-/// The element width gpu.memset supports for `type` (8, 16, 32 or 64 bits),
-/// or nothing when it has another width.
-std::optional<unsigned> getMemsetElementBits(mlir::Type type,
-                                             unsigned indexBitwidth);
+/// Why `op`, a gpu op of host code, cannot be lowered by
+/// populateGpuRuntimeToLLVMPatterns, in a sentence for the user; empty when
+/// it can. The patterns refuse exactly these forms.
+std::string getUnsupportedFormReason(mlir::Operation *op,
+                                     unsigned indexBitwidth);
 
 } // namespace gpu_runner
 

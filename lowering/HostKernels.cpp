@@ -116,10 +116,10 @@ Value createMemRefOverPointer(OpBuilder &b, Location loc,
 }
 
 /// Compiles the kernels of one gpu.module into host functions.
-class ModuleCompiler {
+class GpuModuleToHost {
 public:
-  ModuleCompiler(ModuleOp hostModule, gpu::GPUModuleOp deviceModule,
-                 const LLVMTypeConverter &converter, bool splitBarriers)
+  GpuModuleToHost(ModuleOp hostModule, gpu::GPUModuleOp deviceModule,
+                  const LLVMTypeConverter &converter, bool splitBarriers)
       : hostModule(hostModule), deviceModule(deviceModule),
         converter(converter), splitBarriers(splitBarriers), symbols(hostModule),
         dataLayout(DataLayout::closest(hostModule)) {}
@@ -155,7 +155,7 @@ private:
   llvm::StringSet<> reserved;
 };
 
-LogicalResult ModuleCompiler::checkContents() {
+LogicalResult GpuModuleToHost::checkContents() {
   for (Operation &op : deviceModule.getBody()->getOperations()) {
     if (isa<gpu::GPUFuncOp, func::FuncOp, memref::GlobalOp>(op))
       continue;
@@ -188,7 +188,7 @@ LogicalResult ModuleCompiler::checkContents() {
   return failure(result.wasInterrupted());
 }
 
-void ModuleCompiler::findFunctionsThatSynchronize() {
+void GpuModuleToHost::findFunctionsThatSynchronize() {
   // A function synchronizes if it has a barrier or a shuffle, or calls one
   // that does: iterate to a fixed point over the module's few functions.
   llvm::DenseSet<StringAttr> found;
@@ -219,7 +219,7 @@ void ModuleCompiler::findFunctionsThatSynchronize() {
     synchronizing.insert(renamed.lookup(name));
 }
 
-std::string ModuleCompiler::getUniqueName(StringRef name) {
+std::string GpuModuleToHost::getUniqueName(StringRef name) {
   std::string base =
       ("__gpu_runner_" + deviceModule.getName() + "_" + name).str();
   std::string unique = base;
@@ -229,7 +229,7 @@ std::string ModuleCompiler::getUniqueName(StringRef name) {
   return unique;
 }
 
-LogicalResult ModuleCompiler::copyGlobal(Operation *global) {
+LogicalResult GpuModuleToHost::copyGlobal(Operation *global) {
   // Device globals become host globals: memory every block shares.
   OpBuilder b = OpBuilder::atBlockEnd(hostModule.getBody());
   Operation *copy = b.clone(*global);
@@ -239,7 +239,7 @@ LogicalResult ModuleCompiler::copyGlobal(Operation *global) {
   return success();
 }
 
-LogicalResult ModuleCompiler::copyFunction(FunctionOpInterface function) {
+LogicalResult GpuModuleToHost::copyFunction(FunctionOpInterface function) {
   Location loc = function.getLoc();
   MLIRContext *context = function.getContext();
   auto gpuFunction = dyn_cast<gpu::GPUFuncOp>(function.getOperation());
@@ -325,8 +325,8 @@ LogicalResult ModuleCompiler::copyFunction(FunctionOpInterface function) {
   return success();
 }
 
-LogicalResult ModuleCompiler::lowerShuffle(OpBuilder &b, gpu::ShuffleOp op,
-                                           Value context, Value lane) {
+LogicalResult GpuModuleToHost::lowerShuffle(OpBuilder &b, gpu::ShuffleOp op,
+                                            Value context, Value lane) {
   Location loc = op.getLoc();
   Value offset = op.getOffset(), width = op.getWidth();
   Value source;
@@ -417,7 +417,7 @@ LogicalResult ModuleCompiler::lowerShuffle(OpBuilder &b, gpu::ShuffleOp op,
   return success();
 }
 
-LogicalResult ModuleCompiler::lowerPrintf(OpBuilder &b, gpu::PrintfOp op) {
+LogicalResult GpuModuleToHost::lowerPrintf(OpBuilder &b, gpu::PrintfOp op) {
   Location loc = op.getLoc();
   auto printf = LLVM::lookupOrCreateFn(
       b, hostModule, "printf", {LLVM::LLVMPointerType::get(b.getContext())},
@@ -444,7 +444,7 @@ LogicalResult ModuleCompiler::lowerPrintf(OpBuilder &b, gpu::PrintfOp op) {
   return success();
 }
 
-LogicalResult ModuleCompiler::lowerDeviceOps(func::FuncOp function) {
+LogicalResult GpuModuleToHost::lowerDeviceOps(func::FuncOp function) {
   Block &entry = function.getBody().front();
   auto argument = [&](unsigned i) -> Value { return entry.getArgument(i); };
   Value context = argument(kContextArg);
@@ -563,7 +563,7 @@ LogicalResult ModuleCompiler::lowerDeviceOps(func::FuncOp function) {
   return success();
 }
 
-LogicalResult ModuleCompiler::createKernelEntry(gpu::GPUFuncOp kernel) {
+LogicalResult GpuModuleToHost::createKernelEntry(gpu::GPUFuncOp kernel) {
   MLIRContext *context = kernel.getContext();
   Location loc = kernel.getLoc();
   func::FuncOp thread = copies.lookup(kernel);
@@ -706,7 +706,7 @@ LogicalResult ModuleCompiler::createKernelEntry(gpu::GPUFuncOp kernel) {
   return success();
 }
 
-LogicalResult ModuleCompiler::compile() {
+LogicalResult GpuModuleToHost::compile() {
   if (failed(checkContents()))
     return failure();
 
@@ -759,7 +759,7 @@ public:
     SmallVector<gpu::GPUModuleOp> deviceModules(
         module.getOps<gpu::GPUModuleOp>());
     for (gpu::GPUModuleOp deviceModule : deviceModules)
-      if (failed(ModuleCompiler(module, deviceModule, converter, splitBarriers)
+      if (failed(GpuModuleToHost(module, deviceModule, converter, splitBarriers)
                      .compile()))
         return signalPassFailure();
   }

@@ -37,3 +37,87 @@ func.func @device_op_in_host_code() -> index {
   %0 = gpu.thread_id x
   return %0 : index
 }
+
+// -----
+
+#mod2 = affine_map<(d0) -> (d0 mod 2)>
+func.func @non_strided_copy_destination(%dst: memref<4xf32, #mod2>, %src: memref<4xf32>) {
+  // expected-error @below {{'gpu.memcpy' cannot be lowered: the destination has the layout affine_map<(d0) -> (d0 mod 2)>, which is not strided}}
+  gpu.memcpy %dst, %src : memref<4xf32, #mod2>, memref<4xf32>
+  return
+}
+
+// -----
+
+#mod2 = affine_map<(d0) -> (d0 mod 2)>
+func.func @non_strided_memset(%m: memref<4xf32, #mod2>, %v: f32) {
+  // expected-error @below {{'gpu.memset' cannot be lowered: the destination has the layout affine_map<(d0) -> (d0 mod 2)>, which is not strided}}
+  gpu.memset %m, %v : memref<4xf32, #mod2>, f32
+  return
+}
+
+// -----
+
+#mod2 = affine_map<(d0) -> (d0 mod 2)>
+func.func @non_strided_dealloc(%m: memref<4xf32, #mod2>) {
+  // expected-error @below {{'gpu.dealloc' cannot be lowered: the memref has the layout affine_map<(d0) -> (d0 mod 2)>, which is not strided}}
+  gpu.dealloc %m : memref<4xf32, #mod2>
+  return
+}
+
+// -----
+
+// A kernel that neither gpu-runner-host-kernels nor a GPU target compiled.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  func.func @launch_uncompiled() {
+    %c1 = arith.constant 1 : index
+    // expected-error @below {{'gpu.launch_func' cannot be lowered: the kernel was not compiled for this backend}}
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}
+
+// -----
+
+// Thread block clusters are a GPU feature (CUDA's sm_90 and newer); the
+// host backend refuses them rather than run the blocks without them.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel attributes {gpu_runner.host_entry = @k_entry, gpu_runner.static_shared_bytes = 0 : i64} {
+      gpu.return
+    }
+  }
+  func.func @launch_cluster() {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    // expected-error @below {{'gpu.launch_func' cannot be lowered: thread block clusters are not supported on the host backend; they need a GPU (gpu-runner-cuda)}}
+    gpu.launch_func @kernels::@k clusters in (%c2, %c1, %c1) blocks in (%c2, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}
+
+// -----
+
+// The pass lowers launches of outlined kernels; the pipelines outline
+// gpu.launch bodies before it runs.
+func.func @launch_not_outlined() {
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{'gpu.launch' cannot be lowered: its body is lowered once outlined into a kernel (--gpu-kernel-outlining), as the pipelines do}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @host_op_without_lowering(%f: f16) {
+  // expected-error @below {{'gpu.subgroup_mma_constant_matrix' cannot be lowered: this op is not supported in host code; host code may use gpu.alloc, gpu.dealloc, gpu.memcpy, gpu.memset, gpu.wait, gpu.launch, gpu.launch_func, gpu.host_register, gpu.host_unregister and gpu.set_default_device}}
+  %m = gpu.subgroup_mma_constant_matrix %f : !gpu.mma_matrix<16x16xf16, "COp">
+  return
+}
