@@ -3,10 +3,11 @@
 // One process-wide Driver holds what a GPU driver holds: devices and their
 // primary contexts, the current device of each thread, memory, streams,
 // events and modules. Its methods implement the semantics the CUDA driver
-// API and the HIP runtime API agree on, failing with a vendor-neutral Error;
-// each front end (CudaDriver.cpp, HipRuntime.cpp) exports the vendor's entry
-// points over it, checks the arguments that only its API has, and turns
-// Errors into the vendor's codes (Vendor).
+// API and the HIP runtime API agree on, failing with a vendor-neutral Error
+// (Driver.cpp, DriverStreams.cpp, DriverModules.cpp); each front end (the
+// Cuda*.cpp and Hip*.cpp files) exports the vendor's entry points over it,
+// checks the arguments that only its API has, and turns Errors into the
+// vendor's codes (Vendor).
 //
 // Handles given to the program (streams, events, modules, functions,
 // contexts) are numbers dressed as pointers, never reused, so that a handle

@@ -11,26 +11,31 @@
 // The device is a gfx90a one with the limits of an MI210, named for what it
 // is: "gpu-runner HIP runtime stand-in".
 //
+// This file holds the vendor (its codes and their texts), the device's
+// attributes and limits, and the entry points for initialization, errors,
+// devices, streams and events. HipMemory.cpp holds those for memory, copies
+// and memsets, HipModules.cpp those for modules and launches, and
+// HipEntry.h what they share.
+//
 //===----------------------------------------------------------------------===//
 
-#include "standin/Driver.h"
+#include "standin/HipEntry.h"
 
 #include <hip/hip_runtime_api.h>
 
 #include <dlfcn.h>
 
 #include <cctype>
-#include <cinttypes>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
 
 using namespace gpu_runner::standin;
+using namespace gpu_runner::standin::hip;
 
 namespace {
 
-constexpr const char *kChip = "gfx90a";
 constexpr const char *kArchName = "gfx90a:sramecc+:xnack-";
 constexpr const char *kDeviceName = "gpu-runner HIP runtime stand-in";
 
@@ -192,6 +197,12 @@ const std::map<hipDeviceAttribute_t, int> &getAttributes() {
   return *attributes;
 }
 
+} // namespace
+
+namespace gpu_runner {
+namespace standin {
+namespace hip {
+
 DeviceLimits getLimits() {
   const auto &a = getAttributes();
   DeviceLimits limits;
@@ -208,94 +219,14 @@ DeviceLimits getLimits() {
   return limits;
 }
 
-Driver &driver() { return Driver::get(); }
+} // namespace hip
+} // namespace standin
+} // namespace gpu_runner
 
-std::string hex(uint64_t value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "0x%" PRIx64, value);
-  return text;
-}
-
-hipError_t finish(Call &call, Error error) {
-  return static_cast<hipError_t>(call.done(error));
-}
-
-#define ENTER(call, needs)                                                     \
-  if (int code = (call).enter(Call::Needs::needs))                             \
-  return static_cast<hipError_t>(code)
+namespace {
 
 bool isBadDevice(int device) {
   return device < 0 || device >= driver().getDeviceCount();
-}
-
-const char *getKindName(hipMemcpyKind kind) {
-  switch (kind) {
-  case hipMemcpyHostToHost:
-    return "hipMemcpyHostToHost";
-  case hipMemcpyHostToDevice:
-    return "hipMemcpyHostToDevice";
-  case hipMemcpyDeviceToHost:
-    return "hipMemcpyDeviceToHost";
-  case hipMemcpyDeviceToDevice:
-    return "hipMemcpyDeviceToDevice";
-  case hipMemcpyDefault:
-    return "hipMemcpyDefault";
-  }
-  return "invalid";
-}
-
-/// What each side of a copy must be for its kind. hip_runtime_api.h,
-/// hipMemcpy: "Calling hipMemcpy with dst and src pointers that do not match
-/// the hipMemcpyKind results in undefined behavior"; the stand-in refuses
-/// it. hipMemcpyDefault infers the kind "based on virtual addresses".
-bool setKind(hipMemcpyKind kind, CopySide &src, CopySide &dst) {
-  using Expect = CopySide::Expect;
-  switch (kind) {
-  case hipMemcpyHostToHost:
-    src.expect = dst.expect = Expect::Host;
-    return true;
-  case hipMemcpyHostToDevice:
-    src.expect = Expect::Host;
-    dst.expect = Expect::Device;
-    return true;
-  case hipMemcpyDeviceToHost:
-    src.expect = Expect::Device;
-    dst.expect = Expect::Host;
-    return true;
-  case hipMemcpyDeviceToDevice:
-    src.expect = dst.expect = Expect::Device;
-    return true;
-  case hipMemcpyDefault:
-    return true;
-  }
-  return false;
-}
-
-/// The memsets: `height` rows of `width` elements of `size` bytes.
-hipError_t memsetRows(Call &call, void *dst, size_t pitch, uint64_t value,
-                      unsigned size, size_t width, size_t height,
-                      hipStream_t stream) {
-  // HIP documents no alignment for its 16- and 32-bit memsets; CUDA's,
-  // which they mirror, say "The dstDevice pointer must be two byte aligned"
-  // (four for 32 bits).
-  if (reinterpret_cast<uintptr_t>(dst) % size != 0)
-    return finish(call, Error::InvalidValue);
-  // Rows closer than their width would overlap.
-  if (height > 1 && pitch < width * size)
-    return finish(call, Error::InvalidPitch);
-  return finish(call, driver().fill(dst, height > 1 ? pitch : width * size,
-                                    value, size, width, height, stream));
-}
-
-hipError_t memsetAsync(const char *entry, void *dst, uint64_t value,
-                       unsigned size, size_t count, hipStream_t stream) {
-  Call call(entry);
-  call.argPointer("dst", dst)
-      .argText("value", hex(value))
-      .arg("count", count)
-      .argHandle("stream", HandleKind::Stream, stream);
-  ENTER(call, Context);
-  return memsetRows(call, dst, count * size, value, size, count, 1, stream);
 }
 
 } // namespace
@@ -574,372 +505,4 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
   // Events created with hipEventDisableTiming give hipErrorInvalidHandle,
   // as with CUDA.
   return finish(call, driver().getElapsedMilliseconds(start, stop, *ms));
-}
-
-//===----------------------------------------------------------------------===//
-// Memory.
-//===----------------------------------------------------------------------===//
-
-hipError_t hipMemGetInfo(size_t *free, size_t *total) {
-  Call call("hipMemGetInfo");
-  ENTER(call, Context);
-  if (!free || !total)
-    return finish(call, Error::InvalidValue);
-  uint64_t freeBytes = 0, totalBytes = 0;
-  driver().getMemoryInfo(freeBytes, totalBytes);
-  *free = freeBytes;
-  *total = totalBytes;
-  return finish(call, Error::Success);
-}
-
-hipError_t hipMalloc(void **ptr, size_t size) {
-  Call call("hipMalloc");
-  call.arg("size", size);
-  ENTER(call, Context);
-  if (!ptr)
-    return finish(call, Error::InvalidValue);
-  // "If size is 0, no memory is allocated, *ptr returns nullptr, and
-  // hipSuccess is returned."
-  *ptr = nullptr;
-  if (size == 0)
-    return finish(call, Error::Success);
-  Error error = driver().allocate(size, /*managed=*/false, *ptr);
-  if (error == Error::Success)
-    call.out("*ptr", driver().describePointer(*ptr));
-  return finish(call, error);
-}
-
-hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags) {
-  Call call("hipMallocManaged");
-  call.arg("size", size).arg("flags", flags);
-  ENTER(call, Context);
-  // "flags - must be either hipMemAttachGlobal or hipMemAttachHost"; a size
-  // of 0 is refused.
-  if (!dev_ptr || size == 0 ||
-      (flags != hipMemAttachGlobal && flags != hipMemAttachHost))
-    return finish(call, Error::InvalidValue);
-  Error error = driver().allocate(size, /*managed=*/true, *dev_ptr);
-  if (error == Error::Success)
-    call.out("*dev_ptr", driver().describePointer(*dev_ptr));
-  return finish(call, error);
-}
-
-hipError_t hipFree(void *ptr) {
-  Call call("hipFree");
-  call.argPointer("ptr", ptr);
-  ENTER(call, Context);
-  // "If pointer is NULL, the hip runtime is initialized and hipSuccess is
-  // returned"; an invalid one gives "hipErrorInvalidDevicePointer".
-  if (!ptr)
-    return finish(call, Error::Success);
-  Error error = driver().free(ptr);
-  if (error == Error::InvalidValue)
-    return static_cast<hipError_t>(call.done(hipErrorInvalidDevicePointer));
-  return finish(call, error);
-}
-
-hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes,
-                           unsigned int flags) {
-  Call call("hipHostRegister");
-  call.argPointer("hostPtr", hostPtr)
-      .arg("sizeBytes", sizeBytes)
-      .arg("flags", flags);
-  ENTER(call, Context);
-  unsigned known = hipHostRegisterPortable | hipHostRegisterMapped |
-                   hipExtHostRegisterCoarseGrained;
-  // hipHostRegisterIoMemory: "Not supported."
-  if (flags & ~known)
-    return finish(call, Error::InvalidValue);
-  Error error = driver().registerHost(hostPtr, sizeBytes, flags, false);
-  if (error == Error::Success)
-    call.out("hostPtr", driver().describePointer(hostPtr));
-  return finish(call, error);
-}
-
-hipError_t hipHostUnregister(void *hostPtr) {
-  Call call("hipHostUnregister");
-  call.argPointer("hostPtr", hostPtr);
-  ENTER(call, Context);
-  return finish(call, driver().unregisterHost(hostPtr));
-}
-
-//===----------------------------------------------------------------------===//
-// Copies and memsets.
-//===----------------------------------------------------------------------===//
-
-hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes,
-                          hipMemcpyKind kind, hipStream_t stream) {
-  Call call("hipMemcpyAsync");
-  call.argPointer("dst", dst)
-      .argPointer("src", src)
-      .arg("sizeBytes", sizeBytes)
-      .argText("kind", getKindName(kind))
-      .argHandle("stream", HandleKind::Stream, stream);
-  ENTER(call, Context);
-  CopySide from, to;
-  from.base = src;
-  to.base = dst;
-  if (!setKind(kind, from, to))
-    return finish(call, Error::InvalidMemcpyDirection);
-  CopyExtent extent;
-  extent.widthBytes = sizeBytes;
-  return finish(call, driver().copy(from, to, extent, stream));
-}
-
-hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
-                            size_t spitch, size_t width, size_t height,
-                            hipMemcpyKind kind, hipStream_t stream) {
-  Call call("hipMemcpy2DAsync");
-  call.argPointer("dst", dst)
-      .arg("dpitch", dpitch)
-      .argPointer("src", src)
-      .arg("spitch", spitch)
-      .arg("width", width)
-      .arg("height", height)
-      .argText("kind", getKindName(kind))
-      .argHandle("stream", HandleKind::Stream, stream);
-  ENTER(call, Context);
-  // As cudaMemcpy2D, which HIP follows: "width must not exceed either
-  // dpitch or spitch", and "returns an error if dpitch or spitch exceeds
-  // the maximum allowed".
-  CopySide from, to;
-  from.base = src;
-  from.pitch = spitch;
-  to.base = dst;
-  to.pitch = dpitch;
-  if (!setKind(kind, from, to))
-    return finish(call, Error::InvalidMemcpyDirection);
-  CopyExtent extent;
-  extent.widthBytes = width;
-  extent.height = height;
-  extent.pitched = true;
-  extent.maxPitch = getLimits().maxPitch;
-  return finish(call, driver().copy(from, to, extent, stream));
-}
-
-hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms *p, hipStream_t stream) {
-  Call call("hipMemcpy3DAsync");
-  if (p && driver().canRead(p, sizeof(*p)))
-    call.argText(
-        "p",
-        "{srcPtr=" + driver().describePointer(p->srcPtr.ptr) +
-            ", srcPos=" + std::to_string(p->srcPos.x) + "," +
-            std::to_string(p->srcPos.y) + "," + std::to_string(p->srcPos.z) +
-            ", srcPitch=" + std::to_string(p->srcPtr.pitch) +
-            ", srcYsize=" + std::to_string(p->srcPtr.ysize) +
-            ", dstPtr=" + driver().describePointer(p->dstPtr.ptr) +
-            ", dstPos=" + std::to_string(p->dstPos.x) + "," +
-            std::to_string(p->dstPos.y) + "," + std::to_string(p->dstPos.z) +
-            ", dstPitch=" + std::to_string(p->dstPtr.pitch) +
-            ", dstYsize=" + std::to_string(p->dstPtr.ysize) +
-            ", extent=" + std::to_string(p->extent.width) + "x" +
-            std::to_string(p->extent.height) + "x" +
-            std::to_string(p->extent.depth) + ", kind=" + getKindName(p->kind) +
-            "}");
-  call.argHandle("stream", HandleKind::Stream, stream);
-  ENTER(call, Context);
-  if (!p || !driver().canRead(p, sizeof(*p)))
-    return finish(call, Error::InvalidValue);
-  // As cudaMemcpy3D, which HIP follows: it "must specify one of srcArray
-  // or srcPtr and one of dstArray or dstPtr"; the stand-in has no arrays.
-  // Positions and extents are in bytes for pointers ("The element for a
-  // host or device pointer is assumed to be unsigned char"), and "The
-  // source object must entirely contain the region defined by srcPos and
-  // extent".
-  if (p->srcArray || p->dstArray || !p->srcPtr.ptr || !p->dstPtr.ptr)
-    return finish(call, Error::InvalidValue);
-  for (const hipPitchedPtr *side : {&p->srcPtr, &p->dstPtr}) {
-    const hipPos &position = side == &p->srcPtr ? p->srcPos : p->dstPos;
-    if (side->xsize < position.x || side->xsize - position.x < p->extent.width)
-      return finish(call, Error::InvalidValue);
-  }
-  CopySide from, to;
-  from.base = p->srcPtr.ptr;
-  from.x = p->srcPos.x;
-  from.y = p->srcPos.y;
-  from.z = p->srcPos.z;
-  from.pitch = p->srcPtr.pitch;
-  from.sliceRows = p->srcPtr.ysize;
-  to.base = p->dstPtr.ptr;
-  to.x = p->dstPos.x;
-  to.y = p->dstPos.y;
-  to.z = p->dstPos.z;
-  to.pitch = p->dstPtr.pitch;
-  to.sliceRows = p->dstPtr.ysize;
-  if (!setKind(p->kind, from, to))
-    return finish(call, Error::InvalidMemcpyDirection);
-  CopyExtent extent;
-  extent.widthBytes = p->extent.width;
-  extent.height = p->extent.height;
-  extent.depth = p->extent.depth;
-  extent.pitched = true;
-  extent.maxPitch = getLimits().maxPitch;
-  return finish(call, driver().copy(from, to, extent, stream));
-}
-
-hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value,
-                            size_t count, hipStream_t stream) {
-  return memsetAsync("hipMemsetD8Async", dest, value, 1, count, stream);
-}
-
-hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value,
-                             size_t count, hipStream_t stream) {
-  return memsetAsync("hipMemsetD16Async", dest, value, 2, count, stream);
-}
-
-hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count,
-                             hipStream_t stream) {
-  return memsetAsync("hipMemsetD32Async", dst, static_cast<uint32_t>(value), 4,
-                     count, stream);
-}
-
-hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width,
-                            size_t height, hipStream_t stream) {
-  Call call("hipMemset2DAsync");
-  call.argPointer("dst", dst)
-      .arg("pitch", pitch)
-      .argText("value", hex(static_cast<unsigned char>(value)))
-      .arg("width", width)
-      .arg("height", height)
-      .argHandle("stream", HandleKind::Stream, stream);
-  ENTER(call, Context);
-  return memsetRows(call, dst, pitch, static_cast<unsigned char>(value), 1,
-                    width, height, stream);
-}
-
-//===----------------------------------------------------------------------===//
-// Modules and launches.
-//===----------------------------------------------------------------------===//
-
-hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
-  Call call("hipModuleLoadData");
-  ENTER(call, Context);
-  if (!module)
-    return finish(call, Error::InvalidValue);
-  ImageInfo info;
-  std::string log;
-  Error error = readAmdgpuImage(
-      image, kChip,
-      [](const void *p, uint64_t bytes) { return driver().canRead(p, bytes); },
-      info, log);
-  if (error != Error::Success) {
-    call.argText("why", log);
-    return finish(call, error);
-  }
-  call.argText("format", info.format);
-  void *handle = nullptr;
-  error = driver().loadModule(std::move(info), handle);
-  *module = static_cast<hipModule_t>(handle);
-  call.out("*module", driver().describeHandle(HandleKind::Module, handle));
-  return finish(call, error);
-}
-
-hipError_t hipModuleUnload(hipModule_t module) {
-  return static_cast<hipError_t>(callOnHandle("hipModuleUnload", "module",
-                                              HandleKind::Module, module,
-                                              &Driver::unloadModule));
-}
-
-hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module,
-                                const char *kname) {
-  Call call("hipModuleGetFunction");
-  call.argHandle("module", HandleKind::Module, module)
-      .argText("kname", kname ? kname : "null");
-  ENTER(call, Context);
-  if (!function || !kname)
-    return finish(call, Error::InvalidValue);
-  void *handle = nullptr;
-  Error error = driver().getFunction(module, kname, handle);
-  *function = static_cast<hipFunction_t>(handle);
-  if (error == Error::Success)
-    call.out("*function", driver().describeHandle(HandleKind::Function, handle))
-        .out("params", describeParamSizes(handle));
-  return finish(call, error);
-}
-
-hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib,
-                               hipFunction_t hfunc) {
-  Call call("hipFuncGetAttribute");
-  call.argSigned("attrib", attrib)
-      .argHandle("hfunc", HandleKind::Function, hfunc);
-  ENTER(call, Context);
-  if (!value)
-    return finish(call, Error::InvalidValue);
-  DeviceLimits limits = getLimits();
-  Error error = driver().updateFunction(hfunc, [&](Function &function) {
-    switch (attrib) {
-    case HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
-      *value = static_cast<int>(limits.maxThreadsPerBlock);
-      return Error::Success;
-    case HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
-      *value = static_cast<int>(function.kernel.sharedBytes);
-      return Error::Success;
-    case HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES:
-    case HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES:
-    case HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA:
-    case HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
-      *value = 0;
-      return Error::Success;
-    case HIP_FUNC_ATTRIBUTE_NUM_REGS:
-      *value = 32;
-      return Error::Success;
-    case HIP_FUNC_ATTRIBUTE_PTX_VERSION:
-    case HIP_FUNC_ATTRIBUTE_BINARY_VERSION:
-      *value = 90;
-      return Error::Success;
-    case HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-      *value = static_cast<int>(
-          limits.maxSharedPerBlock -
-          std::min(function.kernel.sharedBytes, limits.maxSharedPerBlock));
-      return Error::Success;
-    default:
-      return Error::InvalidValue;
-    }
-  });
-  if (error == Error::Success)
-    call.out("*value", std::to_string(*value));
-  return finish(call, error);
-}
-
-hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX,
-                                 unsigned int gridDimY, unsigned int gridDimZ,
-                                 unsigned int blockDimX, unsigned int blockDimY,
-                                 unsigned int blockDimZ,
-                                 unsigned int sharedMemBytes,
-                                 hipStream_t stream, void **kernelParams,
-                                 void **extra) {
-  Call call("hipModuleLaunchKernel");
-  call.argHandle("f", HandleKind::Function, f)
-      .argText("grid", std::to_string(gridDimX) + "x" +
-                           std::to_string(gridDimY) + "x" +
-                           std::to_string(gridDimZ))
-      .argText("block", std::to_string(blockDimX) + "x" +
-                            std::to_string(blockDimY) + "x" +
-                            std::to_string(blockDimZ))
-      .arg("sharedMemBytes", sharedMemBytes)
-      .argHandle("stream", HandleKind::Stream, stream)
-      .argText("params", std::string("kernelParams=") +
-                             (kernelParams ? "set" : "null") +
-                             ", extra=" + (extra ? "set" : "null"));
-  ENTER(call, Context);
-  // "HIP does not support kernel launch with total work items defined in
-  // dimension with size gridDim x blockDim >= 2^32."
-  const unsigned grid[] = {gridDimX, gridDimY, gridDimZ};
-  const unsigned block[] = {blockDimX, blockDimY, blockDimZ};
-  for (int i = 0; i < 3; ++i)
-    if (uint64_t(grid[i]) * block[i] >= (uint64_t(1) << 32))
-      return finish(call, Error::InvalidConfiguration);
-  if (extra)
-    if (Error error = driver().checkLaunchExtra(
-            extra, HIP_LAUNCH_PARAM_BUFFER_POINTER,
-            HIP_LAUNCH_PARAM_BUFFER_SIZE, HIP_LAUNCH_PARAM_END);
-        error != Error::Success)
-      return finish(call, error);
-  LaunchRequest request;
-  request.grid = {gridDimX, gridDimY, gridDimZ};
-  request.block = {blockDimX, blockDimY, blockDimZ};
-  request.sharedBytes = sharedMemBytes;
-  request.kernelParams = kernelParams;
-  request.extra = extra;
-  return finish(call, driver().launch(f, request, getLimits(), stream));
 }
