@@ -1,5 +1,4 @@
-//===- Targets.cpp - Backends, GPU chips and the tools that compile for them
-//===//
+//===- Targets.cpp - Chips and the tools that compile for them ------------===//
 
 #include "lowering/Targets.h"
 

@@ -7,7 +7,7 @@
 // for the records it keeps and the errors it returns.
 //
 // Each backend implements it once: HostRuntime (host/) on the CPU,
-// GpuRuntime (common/) over a vendor's driver for CUDA and HIP. The one
+// GpuRuntime (gpu/) over a vendor's driver for CUDA and HIP. The one
 // extern "C" layer over it is common/MgpuWrappers.cpp; what stays per
 // backend is how kernels are launched (HostKernelAbi.def, DeviceKernelAbi.def).
 //

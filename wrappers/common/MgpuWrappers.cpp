@@ -9,7 +9,7 @@
 //
 // The upstream functions carry no location, so their errors name just the
 // op they come from. How kernels are launched stays with each backend
-// (host/HostKernelWrappers.cpp, common/DeviceKernelWrappers.cpp).
+// (host/HostKernelWrappers.cpp, gpu/DeviceKernelWrappers.cpp).
 //
 //===----------------------------------------------------------------------===//
 

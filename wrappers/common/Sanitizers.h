@@ -1,5 +1,4 @@
-//===- Sanitizers.h - Which sanitizers the build instruments
-//---------------===//
+//===- Sanitizers.h - Which sanitizers the build instruments --------------===//
 //
 // GPU_RUNNER_ASAN and GPU_RUNNER_TSAN are defined where AddressSanitizer or
 // ThreadSanitizer instruments the code, as GCC and clang each say it.

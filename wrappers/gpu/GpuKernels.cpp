@@ -1,5 +1,4 @@
-//===- GpuKernels.cpp - The GPU backends' runtime: modules and launches
-//----===//
+//===- GpuKernels.cpp - GPU runtime: modules and launches -----------------===//
 //
 // GPU binaries loaded once, kernels looked up once, launches checked
 // against the device; see GpuRuntime.h.

@@ -1,5 +1,4 @@
-//===- GpuMemory.cpp - The GPU backends' runtime: memory
-//-------------------===//
+//===- GpuMemory.cpp - GPU runtime: memory --------------------------------===//
 //
 // Allocations, copies, memsets and host registration, checked against the
 // allocation table; see GpuRuntime.h.

@@ -1,5 +1,4 @@
-//===- GpuStreams.cpp - The GPU backends' runtime: tokens and timers
-//-------===//
+//===- GpuStreams.cpp - GPU runtime: tokens and timers --------------------===//
 //
 // Streams and events behind the program's tokens, and the runtime's
 // timers; see GpuRuntime.h.

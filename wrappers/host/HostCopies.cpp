@@ -1,5 +1,4 @@
-//===- HostCopies.cpp - Copies and fills of host memory
-//--------------------===//
+//===- HostCopies.cpp - Copies and fills of host memory -------------------===//
 //
 // See HostCopies.h. The loops here are the hot path of every gpu.memcpy and
 // gpu.memset on the host backend: whole runs go through memcpy/memset, and

@@ -1,5 +1,4 @@
-//===- HostCopies.h - Copies and fills of host memory
-//----------------------===//
+//===- HostCopies.h - Copies and fills of host memory ---------------------===//
 //
 // The strided plans of common/StridedCopy.h executed on the host: what the
 // host backend's streams run for gpu.memcpy and gpu.memset, whose device
