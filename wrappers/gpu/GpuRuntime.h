@@ -98,6 +98,8 @@ private:
   };
 
   Status loadDriverLocked();
+  /// Fails where the backend was not initialized (initializeBackend).
+  Status checkLoaded() const;
   /// Fails for a device the machine does not have.
   Status checkDeviceIndex(int device) const;
   Status openDevice(int device);

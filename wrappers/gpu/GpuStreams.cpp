@@ -49,10 +49,15 @@ Status GpuRuntime::resolveToken(void *token, Token *&result) {
                        ": no stream or event of this program has it");
 }
 
+Status GpuRuntime::checkLoaded() const {
+  if (loaded)
+    return Status();
+  return Status::error(std::string("the ") + driver.vendor() +
+                       " backend was not initialized");
+}
+
 Status GpuRuntime::resolveStream(void *token, void *&stream, int &device) {
-  if (!loaded)
-    return Status::error(std::string("the ") + driver.vendor() +
-                         " backend was not initialized");
+  GPU_RUNNER_RETURN_IF_ERROR(checkLoaded());
   if (!token) {
     stream = driver.getNullStream();
     device = defaultDevice;
@@ -75,9 +80,7 @@ Status GpuRuntime::finishIfSynchronous(void *token, void *stream) {
 
 Status GpuRuntime::createStream(void *&stream, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
-  if (!loaded)
-    return Status::error(std::string("the ") + driver.vendor() +
-                         " backend was not initialized");
+  GPU_RUNNER_RETURN_IF_ERROR(checkLoaded());
   GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(defaultDevice));
   Token token;
   token.device = defaultDevice;
@@ -214,9 +217,7 @@ Status GpuRuntime::streamFromToken(void *token, void *&stream, const char *) {
 
 Status GpuRuntime::createEvent(void *&event, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
-  if (!loaded)
-    return Status::error(std::string("the ") + driver.vendor() +
-                         " backend was not initialized");
+  GPU_RUNNER_RETURN_IF_ERROR(checkLoaded());
   GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(defaultDevice));
   Token token;
   token.isEvent = true;
@@ -269,9 +270,7 @@ Status GpuRuntime::streamWaitEvent(void *stream, void *event, const char *) {
 
 Status GpuRuntime::createTimer(void *&timer, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
-  if (!loaded)
-    return Status::error(std::string("the ") + driver.vendor() +
-                         " backend was not initialized");
+  GPU_RUNNER_RETURN_IF_ERROR(checkLoaded());
   auto entry = std::make_unique<Timer>();
   entry->device = defaultDevice;
   timer = entry.get();
