@@ -105,19 +105,30 @@ Error Driver::createStream(bool nonBlocking, void *&handle) {
 }
 
 Error Driver::destroyStream(void *handle) {
-  std::lock_guard<std::mutex> lock(scheduler.mutex);
-  uint64_t id = 0;
-  auto it = readHandle(handle, HandleKind::Stream, id) ? streams.find(id)
-                                                       : streams.end();
-  if (it == streams.end())
-    return Error::InvalidHandle;
-  // cuda.h, cuStreamDestroy: "the function will return immediately and the
-  // resources associated with hStream will be released automatically once
-  // the device has completed all work in hStream."
-  it->second->retire();
-  if (!it->second->isIdle())
-    retiredStreams.push_back(it->second);
-  streams.erase(it);
+  std::shared_ptr<Stream> stream;
+  {
+    std::lock_guard<std::mutex> lock(scheduler.mutex);
+    uint64_t id = 0;
+    auto it = readHandle(handle, HandleKind::Stream, id) ? streams.find(id)
+                                                         : streams.end();
+    if (it == streams.end())
+      return Error::InvalidHandle;
+    stream = it->second;
+    streams.erase(it);
+    // cuda.h, cuStreamDestroy: "the function will return immediately and
+    // the resources associated with hStream will be released automatically
+    // once the device has completed all work in hStream."
+    stream->retire();
+    if (!stream->isIdle()) {
+      retiredStreams.push_back(stream);
+      stream->detachWorker();
+      return Error::Success;
+    }
+  }
+  // An idle stream's worker ends at once: wait for it, so that no worker is
+  // still ending when the process exits (LeakSanitizer's check at exit
+  // stops every thread, and one half torn down can crash it).
+  stream->joinWorker();
   return Error::Success;
 }
 
@@ -141,7 +152,8 @@ Error Driver::synchronizeStream(void *handle) {
 Error Driver::synchronizeDevice() {
   std::unique_lock<std::mutex> lock(scheduler.mutex);
   int device = getCurrentDevice();
-  getNullStream(device);
+  // A null stream not made yet has no work: making it here would start a
+  // worker just before the program exits.
   for (const Fence &fence : getAllWork(device))
     waitFor(scheduler, lock, fence);
   return Error::Success;

@@ -18,7 +18,7 @@ std::shared_ptr<Stream> Stream::create(Scheduler &scheduler, uint64_t id,
                                        int device, Kind kind) {
   std::shared_ptr<Stream> stream(new Stream(scheduler, id, device, kind));
   // The worker keeps its stream alive until it has run everything.
-  std::thread([stream] { stream->run(); }).detach();
+  stream->worker = std::thread([stream] { stream->run(); });
   return stream;
 }
 
@@ -44,6 +44,21 @@ Fence Stream::submit(std::function<void()> work, std::vector<Fence> waits,
 void Stream::retire() {
   retired = true;
   scheduler.changed.notify_all();
+}
+
+void Stream::joinWorker() {
+  if (worker.joinable())
+    worker.join();
+}
+
+void Stream::detachWorker() {
+  if (worker.joinable())
+    worker.detach();
+}
+
+Stream::~Stream() {
+  // The last holder of a retired stream may be its own worker.
+  detachWorker();
 }
 
 void Stream::run() {

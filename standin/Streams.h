@@ -26,6 +26,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 namespace gpu_runner {
@@ -74,6 +75,13 @@ public:
   /// No more work will come: the worker ends once the queue is empty.
   /// Needs the lock.
   void retire();
+  /// Waits until the worker of this retired, idle stream has ended. Without
+  /// the lock, which the worker needs to end.
+  void joinWorker();
+  /// Lets the worker of this retired stream end on its own, once its queue
+  /// is empty. Needs the lock.
+  void detachWorker();
+  ~Stream();
 
   const uint64_t id;
   const int device;
@@ -94,6 +102,7 @@ private:
   uint64_t submitted = 0;
   uint64_t completed = 0;
   bool retired = false;
+  std::thread worker;
 };
 
 /// Waits, with the lock held by `lock`, until `fence` is done.
