@@ -23,13 +23,20 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.excludes = ["Inputs", "CMakeLists.txt", "README.md"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = config.gpu_runner_obj_root
 
 backend = lit_config.params.get("backend", config.gpu_runner_default_backend)
 if backend not in ("host", "cuda", "hip", "cuda-standin", "hip-standin"):
     lit_config.fatal("--param backend=%s: expected host, cuda, hip, "
                      "cuda-standin or hip-standin" % backend)
 config.available_features.add(backend)
+# Each backend's run writes its files (Output/, the compile cache) in a
+# folder of its own, so that runs on several backends may go at once
+# (ctest -j).
+if backend == config.gpu_runner_default_backend:
+    config.test_exec_root = config.gpu_runner_obj_root
+else:
+    config.test_exec_root = os.path.join(config.gpu_runner_obj_root,
+                                         "backend-" + backend)
 # The binary under test: gpu-runner-cuda for cuda and cuda-standin.
 runner_backend = backend.split("-")[0]
 
@@ -46,7 +53,7 @@ if not lit.util.pythonize_bool(getattr(config, "gpu_runner_llvm_static", "ON")):
 # Compiled programs are cached in the build folder for one run of the
 # suite, so that each run compiles afresh and nothing is left in the user's
 # cache folder; the cache's own tests choose their folders.
-cache_dir = os.path.join(config.gpu_runner_obj_root, "compile-cache")
+cache_dir = os.path.join(config.test_exec_root, "compile-cache")
 shutil.rmtree(cache_dir, ignore_errors=True)
 config.environment["GPU_RUNNER_CACHE_DIR"] = cache_dir
 
