@@ -25,8 +25,11 @@ namespace {
 /// Set once the driver exists, for the report at exit.
 bool driverCreated = false;
 
-/// The calling thread's current device; -1 for none yet.
-thread_local int currentDevice = -1;
+/// The calling thread's current device; -1 for none yet. In the static TLS
+/// block, which a library the runtime opens may use for a few bytes: a
+/// dynamic block's bounds, as LeakSanitizer records them, can be garbage
+/// that crashes its scan at exit.
+__attribute__((tls_model("initial-exec"))) thread_local int currentDevice = -1;
 
 /// A sticky error ends all work of the process: CUDA's documentation of
 /// each such error says "any further CUDA work will return the same error".
