@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <thread>
 #include <vector>
 
@@ -606,6 +607,46 @@ TEST_CASE("launches are checked, then refused", "[standin][cuda]") {
         CUDA_ERROR_NOT_SUPPORTED);
   REQUIRE(cuModuleUnload(module) == CUDA_SUCCESS);
   CHECK(launch(1, 32, 0, params, nullptr) == CUDA_ERROR_INVALID_HANDLE);
+}
+
+/// The threads of this process now.
+int countThreads() {
+  int threads = 0;
+  for (const auto &entry :
+       std::filesystem::directory_iterator("/proc/self/task")) {
+    (void)entry;
+    ++threads;
+  }
+  return threads;
+}
+
+// LeakSanitizer's check at exit stops every thread, and one that is starting
+// or ending can crash it: no worker may start or end on its own as a
+// program finishes.
+TEST_CASE("stream workers start and end only with their streams (child)",
+          "[.cuda-workers]") {
+  REQUIRE(cuInit(0) == CUDA_SUCCESS);
+  CUcontext context = nullptr;
+  REQUIRE(cuDevicePrimaryCtxRetain(&context, 0) == CUDA_SUCCESS);
+  REQUIRE(cuCtxSetCurrent(context) == CUDA_SUCCESS);
+  int before = countThreads();
+  // No work was ever queued: synchronizing starts nothing.
+  REQUIRE(cuCtxSynchronize() == CUDA_SUCCESS);
+  CHECK(countThreads() == before);
+  CUstream stream = nullptr;
+  REQUIRE(cuStreamCreate(&stream, 0) == CUDA_SUCCESS);
+  CHECK(countThreads() == before + 1);
+  // An idle stream's worker has ended when cuStreamDestroy returns.
+  REQUIRE(cuStreamDestroy(stream) == CUDA_SUCCESS);
+  CHECK(countThreads() == before);
+  REQUIRE(cuDevicePrimaryCtxRelease(0) == CUDA_SUCCESS);
+}
+
+TEST_CASE("stream workers start and end only with their streams",
+          "[standin][cuda]") {
+  SelfRun run = runHiddenTest("[.cuda-workers]");
+  INFO(run.output);
+  CHECK(run.status == 0);
 }
 
 TEST_CASE("what a program never releases (child)", "[.cuda-leaks]") {
