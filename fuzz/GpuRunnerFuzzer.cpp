@@ -16,12 +16,12 @@
 #include "lowering/Pipeline.h"
 #include "runner/Jit.h"
 #include "runner/compiler/Compiler.h"
+#include "runner/compiler/CompilerSteps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -31,6 +31,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/thread.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cstddef>
@@ -109,6 +110,38 @@ void compile(ModuleOp module) {
   }
 }
 
+/// What the runner's compiler does with `text`, short of running it.
+void fuzzOne(llvm::StringRef text) {
+  if (!looksLikeMLIR(text))
+    return;
+
+  MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
+  context.printOpOnDiagnostic(false);
+  // Diagnostics are the expected outcome of most inputs: drop them.
+  ScopedDiagnosticHandler silence(&context,
+                                  [](Diagnostic &) { return success(); });
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz.mlir"), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = gpu_runner::parseProgram(sourceMgr, context);
+  if (!module)
+    return;
+
+  // The runner's flags that change the pipeline, chosen by the input's hash
+  // so that a crash reproduces from the input alone.
+  uint64_t hash = llvm::xxh3_64bits(text);
+  gpu_runner::PipelineOptions options;
+  options.checkBounds = hash & 1;
+  options.splitBarriers = hash & 2;
+  PassManager pm(&context);
+  pm.enableVerifier(true);
+  gpu_runner::buildLoweringPipeline(pm, gpu_runner::Backend::Host, options);
+  if (failed(pm.run(*module)))
+    return;
+  compile(*module);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
@@ -122,33 +155,9 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
-  if (!looksLikeMLIR(text))
-    return 0;
-
-  MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
-  context.printOpOnDiagnostic(false);
-  // Diagnostics are the expected outcome of most inputs: drop them.
-  ScopedDiagnosticHandler silence(&context,
-                                  [](Diagnostic &) { return success(); });
-
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz.mlir"), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return 0;
-
-  // The runner's flags that change the pipeline, chosen by the input's hash
-  // so that a crash reproduces from the input alone.
-  uint64_t hash = llvm::xxh3_64bits(text);
-  gpu_runner::PipelineOptions options;
-  options.checkBounds = hash & 1;
-  options.splitBarriers = hash & 2;
-  PassManager pm(&context);
-  pm.enableVerifier(true);
-  gpu_runner::buildLoweringPipeline(pm, gpu_runner::Backend::Host, options);
-  if (failed(pm.run(*module)))
-    return 0;
-  compile(*module);
+  // On a stack as large as the runner's compiler thread has.
+  llvm::thread worker(std::optional<unsigned>(gpu_runner::kCompilerStackBytes),
+                      fuzzOne, text);
+  worker.join();
   return 0;
 }

@@ -75,7 +75,16 @@ struct CompileOptions {
   /// or once lowered.
   bool printIRAfterAll = false;
   bool printIRAfterLowering = false;
+  /// Told what the compiler does next ("parsing the program"), for the
+  /// messages of a run that ends while it does (runner/Activity.h).
+  void (*setActivity)(const char *what) = [](const char *) {};
 };
+
+/// The stack the compiler is to run on: MLIR's parser, verifier and passes
+/// recurse once a level of nesting, and a program's text may nest up to
+/// 1000 levels (deeper is refused before parsing). A thread's default, 8
+/// MiB, holds that in a plain build but not with every sanitizer.
+constexpr unsigned kCompilerStackBytes = 512u << 20;
 
 /// What compiling needs of the JIT the program is to run in.
 class CompileTarget {

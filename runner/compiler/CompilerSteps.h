@@ -38,6 +38,18 @@ namespace gpu_runner {
 /// line of its own).
 mlir::Location getModuleLocation(mlir::ModuleOp module);
 
+/// How deep brackets, braces, parentheses and angle brackets may nest in
+/// a program's text: MLIR's parser, verifier and passes recurse once a
+/// level, on a stack of kCompilerStackBytes (Compiler.h).
+constexpr unsigned kMaxNesting = 1000;
+
+/// Parses (and verifies) the program in `sourceMgr`'s main buffer, or
+/// prints why it cannot: text nested deeper than kMaxNesting is refused,
+/// and bytecode is read in a child process first, so that bytecode that
+/// crashes or hangs MLIR's reader is an error, not the runner's crash.
+mlir::OwningOpRef<mlir::ModuleOp> parseProgram(llvm::SourceMgr &sourceMgr,
+                                               mlir::MLIRContext &context);
+
 /// Improves three of the parser's messages, as a handler that sees every
 /// diagnostic of the parse before the printing one does:
 /// - an op or type of a dialect the context does not know: MLIR suggests
@@ -85,6 +97,15 @@ llvm::LogicalResult checkExternalSymbols(mlir::ModuleOp module,
                                          CompileTarget &jit,
                                          const llvm::StringSet<> &provided,
                                          std::vector<std::string> &externals);
+
+/// The largest global a program may have: its initializer is held several
+/// times over while the program is compiled and loaded, and LLVM's code
+/// generation fails, with no location, on larger ones.
+constexpr uint64_t kMaxGlobalBytes = uint64_t(1) << 30;
+
+/// Checks that no global of the lowered program is larger than
+/// kMaxGlobalBytes, at the global, before LLVM tries to hold it.
+llvm::LogicalResult checkGlobalSizes(mlir::ModuleOp module);
 
 //===----------------------------------------------------------------------===//
 // KernelJobs.cpp

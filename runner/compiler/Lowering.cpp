@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "llvm/ADT/DenseSet.h"
@@ -112,6 +113,23 @@ LogicalResult checkExternalSymbols(ModuleOp module, CompileTarget &jit,
                        "C library nor a --shared-libs library provides it";
   }
   return success(unresolved.empty());
+}
+
+LogicalResult checkGlobalSizes(ModuleOp module) {
+  DataLayout layout(module);
+  bool ok = true;
+  for (auto global : module.getOps<LLVM::GlobalOp>()) {
+    uint64_t size = layout.getTypeSize(global.getGlobalType());
+    if (size <= kMaxGlobalBytes)
+      continue;
+    global.emitError() << "global '" << global.getSymName() << "' is " << size
+                       << " bytes (" << global.getGlobalType()
+                       << "): gpu-runner compiles globals of up to "
+                       << kMaxGlobalBytes << " bytes ("
+                       << (kMaxGlobalBytes >> 30) << " GiB)";
+    ok = false;
+  }
+  return success(ok);
 }
 
 LogicalResult runPipeline(ModuleOp module,
