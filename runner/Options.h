@@ -136,6 +136,13 @@ struct RunnerOptions {
       llvm::cl::value_desc("seconds"), llvm::cl::init(0),
       llvm::cl::cat(category)};
 
+  llvm::cl::opt<unsigned> maxInputSize{
+      "max-input-size",
+      llvm::cl::desc("Refuse an input larger than this many MiB; 0: no limit "
+                     "(default: 1024)"),
+      llvm::cl::value_desc("MiB"), llvm::cl::init(1024),
+      llvm::cl::cat(category)};
+
   llvm::cl::opt<bool> checkBounds{
       "check-bounds",
       llvm::cl::desc("Check every memref load and store of the kernels "

@@ -9,6 +9,7 @@
 
 #include "runner/RunnerSteps.h"
 
+#include "runner/Activity.h"
 #include "runner/Jit.h"
 #include "wrappers/Backend.h"
 
@@ -147,6 +148,8 @@ FailureOr<CompiledProgram> compile(std::unique_ptr<llvm::MemoryBuffer> input,
   compileOptions.entryResultFlag = options.entryPointResult;
   compileOptions.printIRAfterAll = options.printIRAfterAll;
   compileOptions.printIRAfterLowering = options.printIRAfterLowering;
+  compileOptions.setActivity = &setActivity;
+  ScopedActivity activity("loading the compiler");
   std::unique_ptr<Phase> loadPhase = timing.nest("Compiler load");
   llvm::Expected<const Compiler *> compiler = loadCompiler();
   loadPhase.reset();
@@ -176,6 +179,7 @@ getCompiledProgram(std::unique_ptr<llvm::MemoryBuffer> input,
   std::string key;
   CompileCache::Lookup found;
   {
+    ScopedActivity activity("looking the program up in the compile cache");
     std::unique_ptr<Phase> phase = timing.nest("Cache lookup");
     key = computeCacheKey(options, backend, pipeline, jit, input->getBuffer());
     found = (*cache)->lookup(key);
@@ -200,6 +204,7 @@ getCompiledProgram(std::unique_ptr<llvm::MemoryBuffer> input,
       std::move(input), options, entryResult, backend, pipeline, jit, timing);
   if (failed(program))
     return failure();
+  ScopedActivity activity("storing the program in the compile cache");
   std::unique_ptr<Phase> phase = timing.nest("Cache store");
   std::string what = found.damage.empty() ? "miss" : "damaged entry replaced";
   if (llvm::Error error = (*cache)->store(key, *program)) {

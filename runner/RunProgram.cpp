@@ -9,6 +9,7 @@
 
 #include "runner/RunnerSteps.h"
 
+#include "runner/Activity.h"
 #include "runner/Jit.h"
 #include "wrappers/Backend.h"
 
@@ -18,18 +19,74 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 using llvm::StringRef;
 
 namespace gpu_runner {
 
+namespace {
+
+/// Whether stdout was closed when the run started (and /dev/null, opened
+/// read-only, took its place).
+bool stdoutWasClosed = false;
+
+/// Why stdout's buffer could not be written, the first time it could not.
+int stdoutError = 0;
+
+} // namespace
+
 void flushProgramOutput() {
-  std::fflush(stdout);
+  errno = 0;
+  if (std::fflush(stdout) != 0 && stdoutError == 0)
+    stdoutError = errno;
   std::cout.flush();
   llvm::outs().flush();
+}
+
+void occupyClosedStandardStreams() {
+  for (int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+      continue;
+    // open returns the lowest free descriptor: this one. Writes to it fail,
+    // and so do reads of stdin, as they would have on the closed one.
+    int opened = open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
+    if (opened != fd) {
+      if (opened != -1)
+        close(opened);
+      continue;
+    }
+    if (fd == STDOUT_FILENO)
+      stdoutWasClosed = true;
+  }
+}
+
+llvm::LogicalResult checkProgramOutput() {
+  flushProgramOutput();
+  std::error_code streamError = llvm::outs().error();
+  if (!std::ferror(stdout) && !std::cout.fail() && !llvm::outs().has_error())
+    return llvm::success();
+  // Else LLVM reports the stream's error as fatal when it is destroyed.
+  llvm::outs().clear_error();
+  std::clearerr(stdout);
+  std::string why;
+  if (stdoutWasClosed)
+    why = "stdout is closed";
+  else if (stdoutError != 0)
+    why = std::strerror(stdoutError);
+  else if (streamError)
+    why = streamError.message();
+  else
+    why = "a write to stdout failed";
+  fail("the program's output could not be written: " + why);
+  return llvm::failure();
 }
 
 namespace {
@@ -115,6 +172,12 @@ int runProgram(const CompiledProgram &program, Jit &jit,
       return fail("cannot write the object file '" + path +
                   "': " + error.message());
     os << program.object;
+    os.close();
+    if (os.has_error()) {
+      std::string message = os.error().message();
+      os.clear_error(); // else LLVM reports it as fatal
+      return fail("cannot write the object file '" + path + "': " + message);
+    }
   }
 
   Clock::time_point loadStart = Clock::now();
@@ -124,6 +187,7 @@ int runProgram(const CompiledProgram &program, Jit &jit,
   for (const GpuBinary &binary : program.gpuBinaries)
     binarySizes.push_back(binary.object.size());
   {
+    ScopedActivity activity("linking the program");
     std::unique_ptr<Phase> phase = timing.nest("JIT link");
     std::vector<std::pair<std::string, const void *>> binarySymbols;
     for (auto [binary, size] : llvm::zip(program.gpuBinaries, binarySizes)) {
@@ -144,6 +208,7 @@ int runProgram(const CompiledProgram &program, Jit &jit,
   if (options.compileOnly)
     return 0;
   {
+    ScopedActivity activity("starting the backend");
     std::unique_ptr<Phase> phase = timing.nest("Backend initialization");
     std::string backendError;
     BackendOptions backendOptions;
@@ -153,6 +218,7 @@ int runProgram(const CompiledProgram &program, Jit &jit,
   }
   {
     // The constructors load the GPU modules.
+    ScopedActivity activity("running the program's global constructors");
     std::unique_ptr<Phase> phase = timing.nest("Module load (constructors)");
     if (llvm::Error error = jit.initialize())
       return fail(llvm::toString(std::move(error)));
@@ -160,6 +226,7 @@ int runProgram(const CompiledProgram &program, Jit &jit,
   double loadSeconds = secondsSince(loadStart);
 
   {
+    ScopedActivity activity(kRunningActivity);
     std::unique_ptr<Phase> phase = timing.nest("Run");
     if (options.benchmarkRepetitions == 0) {
       callEntryPoint(entry, entryResult);
@@ -181,12 +248,13 @@ int runProgram(const CompiledProgram &program, Jit &jit,
     }
   }
 
+  ScopedActivity activity("finalizing the backend");
   std::unique_ptr<Phase> phase = timing.nest("Finalization");
   jit.shutDownAsyncRuntime();
   if (llvm::Error error = jit.deinitialize())
     return fail(llvm::toString(std::move(error)));
   finalizeBackend();
-  return 0;
+  return failed(checkProgramOutput()) ? 1 : 0;
 }
 
 } // namespace gpu_runner

@@ -13,12 +13,16 @@
 
 #include "runner/Runner.h"
 
+#include "runner/Activity.h"
 #include "runner/Jit.h"
 #include "runner/RunnerSteps.h"
 #include "runner/Timeout.h"
 #include "wrappers/Backend.h"
 
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -40,6 +44,62 @@ RunTiming::~RunTiming() {
 
 namespace {
 
+/// The input file, or stdin for "-", up to `limitMiB` MiB (0: no limit):
+/// a device such as /dev/zero, or a pipe, may never end.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readInput(llvm::StringRef name, unsigned limitMiB) {
+  namespace fs = llvm::sys::fs;
+  uint64_t limit = static_cast<uint64_t>(limitMiB) << 20;
+  auto tooLarge = [&](llvm::StringRef what) {
+    return llvm::createStringError(
+        "the input '" + name + "' " + what + " " + llvm::Twine(limitMiB) +
+        " MiB, the most --max-input-size=" + llvm::Twine(limitMiB) + " allows");
+  };
+  bool isStdin = name == "-";
+  llvm::Expected<fs::file_t> file =
+      isStdin ? fs::getStdinHandle() : fs::openNativeFileForRead(name);
+  if (!file)
+    return llvm::createStringError("cannot open input file '" + name +
+                                   "': " + llvm::toString(file.takeError()));
+  llvm::scope_exit closeFile([&] {
+    if (!isStdin)
+      fs::closeFile(*file);
+  });
+  fs::file_status status;
+  if (std::error_code error = fs::status(*file, status))
+    return llvm::createStringError("cannot read input file '" + name +
+                                   "': " + error.message());
+  if (!isStdin && status.type() == fs::file_type::regular_file) {
+    if (limit && status.getSize() > limit)
+      return tooLarge("is larger than");
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        llvm::MemoryBuffer::getOpenFile(*file, name, status.getSize());
+    if (!buffer)
+      return llvm::createStringError("cannot read input file '" + name +
+                                     "': " + buffer.getError().message());
+    return std::move(*buffer);
+  }
+  // A pipe or a device: read to its end, or just past the limit.
+  llvm::SmallString<0> data;
+  constexpr size_t kChunk = 1 << 16;
+  while (true) {
+    size_t size = data.size();
+    data.resize_for_overwrite(size + kChunk);
+    llvm::Expected<size_t> read = fs::readNativeFile(
+        *file, llvm::MutableArrayRef<char>(data.data() + size, kChunk));
+    if (!read)
+      return llvm::createStringError("cannot read input file '" + name +
+                                     "': " + llvm::toString(read.takeError()));
+    data.truncate(size + *read);
+    if (*read == 0)
+      break;
+    if (limit && data.size() > limit)
+      return tooLarge("goes on past");
+  }
+  // Messages name stdin as MLIR's tools do.
+  return llvm::MemoryBuffer::getMemBufferCopy(data, isStdin ? "<stdin>" : name);
+}
+
 void printVersion(llvm::raw_ostream &os) {
   os << "gpu-runner " << GPU_RUNNER_VERSION << "\n"
      << "  backend: " << getBackendName(getBackend()) << "\n"
@@ -49,7 +109,9 @@ void printVersion(llvm::raw_ostream &os) {
 } // namespace
 
 int runGpuRunnerMain(int argc, char **argv) {
+  occupyClosedStandardStreams();
   llvm::InitLLVM initLLVM(argc, argv);
+  installFatalErrorHandlers();
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   // Inline assembly (llvm.inline_asm) is parsed when the JIT compiles it.
@@ -89,12 +151,12 @@ int runGpuRunnerMain(int argc, char **argv) {
 
   std::unique_ptr<llvm::MemoryBuffer> input;
   {
+    ScopedActivity activity("reading the input");
     std::unique_ptr<Phase> phase = timing.nest("Read input");
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-        llvm::MemoryBuffer::getFileOrSTDIN(options.inputFilename);
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+        readInput(options.inputFilename, options.maxInputSize);
     if (!file)
-      return fail("cannot open input file '" + options.inputFilename +
-                  "': " + file.getError().message());
+      return fail(llvm::toString(file.takeError()));
     input = std::move(*file);
   }
   if (!checkInputIsMLIR(*input))
@@ -110,6 +172,7 @@ int runGpuRunnerMain(int argc, char **argv) {
 
   std::unique_ptr<Jit> jit;
   {
+    ScopedActivity activity("setting up the JIT");
     std::unique_ptr<Phase> phase = timing.nest("JIT set-up");
     JitOptions jitOptions;
     jitOptions.optLevel = options.getOptLevel();

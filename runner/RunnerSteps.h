@@ -41,6 +41,15 @@ inline double secondsSince(Clock::time_point start) {
 /// it: C stdio, C++ streams, then our own stream.
 void flushProgramOutput();
 
+/// Opens /dev/null on whichever of stdin, stdout and stderr is closed, so
+/// that no file the run opens takes its number (and the program's output
+/// does not land in it); writes to it fail, as they would have.
+void occupyClosedStandardStreams();
+
+/// Flushes the program's output, and prints an error when any of it could
+/// not be written: a full disk, a closed stdout.
+llvm::LogicalResult checkProgramOutput();
+
 /// The phases of a run and what the compile cache did, which --timing
 /// reports on stderr when the run ends. Without --timing its phases time
 /// nothing.

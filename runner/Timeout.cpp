@@ -2,17 +2,22 @@
 //
 // A timer signal rather than a watchdog thread: it needs no thread that the
 // exit paths would have to stop, and it fires whatever the program's threads
-// do. The handler uses write and _Exit, plus one fflush of stdout so that
-// the program's output comes before the error, as with every other error.
+// do. The handler uses write and _Exit, plus one fflush of stdout, when no
+// other thread holds it, so that the program's output comes before the
+// error, as with every other error.
+// It says what the run was doing (Activity.h): a run may time out before
+// the program starts, reading a pipe that never ends or compiling.
 //
 //===----------------------------------------------------------------------===//
 
 #include "runner/Timeout.h"
 
+#include "runner/Activity.h"
+
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <string>
 
 #include <unistd.h>
 
@@ -20,19 +25,20 @@ namespace gpu_runner {
 
 namespace {
 
-/// Made before the timer starts, so that the handler does not allocate.
+/// Made before the timer starts, so that the handler does not allocate:
+/// "error: timed out after N s (--timeout=N)".
 char timeoutMessage[128];
-size_t timeoutMessageLength = 0;
 
 void onTimeout(int) {
-  std::fflush(stdout);
-  size_t done = 0;
-  while (done < timeoutMessageLength) {
-    ssize_t written = write(STDERR_FILENO, timeoutMessage + done,
-                            timeoutMessageLength - done);
-    if (written <= 0)
-      break;
-    done += static_cast<size_t>(written);
+  flushStdoutIfUnlocked();
+  writeToStderr(timeoutMessage);
+  const char *activity = getActivity();
+  if (std::strcmp(activity, kRunningActivity) == 0) {
+    writeToStderr(": the program was still running\n");
+  } else {
+    writeToStderr(" while ");
+    writeToStderr(activity);
+    writeToStderr("\n");
   }
   _Exit(1);
 }
@@ -40,11 +46,8 @@ void onTimeout(int) {
 } // namespace
 
 void startTimeout(unsigned seconds) {
-  std::string message = "error: timed out after " + std::to_string(seconds) +
-                        " s (--timeout=" + std::to_string(seconds) +
-                        "): the program was still running\n";
-  timeoutMessageLength = std::min(message.size(), sizeof(timeoutMessage) - 1);
-  std::memcpy(timeoutMessage, message.data(), timeoutMessageLength);
+  std::snprintf(timeoutMessage, sizeof(timeoutMessage),
+                "error: timed out after %u s (--timeout=%u)", seconds, seconds);
   struct sigaction action = {};
   action.sa_handler = &onTimeout;
   sigemptyset(&action.sa_mask);

@@ -2,6 +2,11 @@
 // kernel that spins. What the program printed before comes first.
 // RUN: %expect-exit-1 %gpu-runner %s --timeout=1 2>&1 | FileCheck %s --check-prefix=HOST
 // RUN: %expect-exit-1 %gpu-runner %s -e kernel --timeout=1 2>&1 | FileCheck %s --check-prefix=KERNEL
+//
+// A run that times out before the program starts says what it was doing:
+// here, reading an input that does not end in time.
+// RUN: %expect-exit-1 sh -c 'sleep 3 | %gpu-runner - --timeout=1' 2>&1 | FileCheck %s --check-prefix=READING
+// READING: error: timed out after 1 s (--timeout=1) while reading the input{{$}}
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
