@@ -35,6 +35,14 @@ LogicalResult checkOptions(const RunnerOptions &options, Backend backend) {
     fail(message);
     return failure();
   };
+  constexpr unsigned maxRuns = RunnerOptions::kMaxBenchmarkRuns;
+  if (options.benchmarkRepetitions > maxRuns)
+    return reject(
+        "--benchmark-repetitions=" + Twine(options.benchmarkRepetitions) +
+        " is out of range: give 0 to " + Twine(maxRuns) + " runs");
+  if (options.benchmarkWarmup > maxRuns)
+    return reject("--benchmark-warmup=" + Twine(options.benchmarkWarmup) +
+                  " is out of range: give 0 to " + Twine(maxRuns) + " runs");
   if (options.device < 0)
     return reject("--device=" + Twine(options.device) +
                   " is negative; devices are numbered from 0");
