@@ -17,6 +17,11 @@
 // RUN: %expect-exit-1 %gpu-runner %s --timeout=4294967296 2>&1 | FileCheck %s --check-prefix=TIMEOUT-HUGE
 // The most of each is fine.
 // RUN: %gpu-runner %s --benchmark-repetitions=1000000 --benchmark-warmup=1000000 2>&1 | FileCheck %s --check-prefix=BENCH
+// A library named without a '/' is looked for on the library path, not in
+// the current folder: the error says so, and names the one here.
+// RUN: rm -rf %t.here && mkdir -p %t.here && touch %t.here/libmine.so
+// RUN: cd %t.here && %expect-exit-1 %gpu-runner %s --shared-libs=libmine.so 2>&1 | FileCheck %s --check-prefix=BARE-HERE
+// RUN: cd %t.here && %expect-exit-1 %gpu-runner %s --shared-libs=libnowhere.so 2>&1 | FileCheck %s --check-prefix=BARE
 
 // WORD: for the --timeout option: 'abc' value invalid for uint argument!
 // NEGATIVE: for the --timeout option: '-1' value invalid for uint argument!
@@ -34,6 +39,8 @@
 // TIMEOUT-HUGE: for the --timeout option: '4294967296' value invalid for uint argument!
 // BENCH: warm-up runs: 1000000 (not timed)
 // BENCH-NEXT: timed runs: 1000000
+// BARE-HERE: error: --shared-libs: cannot load 'libmine.so': {{.*}}; a name without a '/' is searched for on the library path (LD_LIBRARY_PATH, the system's folders), not in the current folder: name the one here './libmine.so'
+// BARE: error: --shared-libs: cannot load 'libnowhere.so': {{.*}}; a name without a '/' is searched for on the library path (LD_LIBRARY_PATH, the system's folders), not in the current folder{{$}}
 
 func.func @main() {
   return
