@@ -177,6 +177,12 @@ struct RunnerOptions {
                      "and whether the compile cache had the program"),
       llvm::cl::cat(category)};
 
+  /// Where --dump-object-file writes the object.
+  std::string getObjectFilename() const {
+    return objectFilename.empty() ? inputFilename + ".o"
+                                  : objectFilename.getValue();
+  }
+
   /// The optimization level the last -O flag on the command line asks for.
   unsigned getOptLevel() const {
     unsigned level = 2, position = 0;
