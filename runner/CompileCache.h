@@ -6,8 +6,11 @@
 // LLVM. LLVM's file cache (llvm/Support/Caching.h) writes each entry to a
 // temporary file and renames it into place, so concurrent runs only ever
 // see whole entries; its pruning (llvm/Support/CachePruning.h) bounds the
-// folder's size, least recently used first. Each entry carries a checksum,
-// so that a damaged one is found and recompiled, never loaded.
+// folder's size, least recently used first. Each entry carries its key and
+// a checksum of both, so that a damaged entry, or one copied from another
+// program's, is found and recompiled, never loaded. The checksum finds
+// accidents, not forgeries: whoever can write to the folder can make the
+// runner run code of theirs, so a folder anyone else can write to is refused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,7 +89,9 @@ llvm::Expected<uint64_t> parseCacheSize(llvm::StringRef text);
 
 class CompileCache {
 public:
-  /// Opens the cache in `directory`, creating it if need be.
+  /// Opens the cache in `directory`, creating it (for its owner alone) if
+  /// need be. Fails when it is not a folder, or is not safe to load code
+  /// from: owned by another user, or writable by its group or by others.
   static llvm::Expected<CompileCache> open(llvm::StringRef directory,
                                            uint64_t maxSizeBytes);
 
@@ -124,10 +129,13 @@ private:
   uint64_t maxSizeBytes;
 };
 
-/// The bytes of an entry, and the reverse; exposed for the unit tests.
-std::string serializeCompiledProgram(const CompiledProgram &program);
+/// The bytes of the entry of `program` under `key`, and the reverse, which
+/// fails for damaged bytes and for an entry stored under another key;
+/// exposed for the unit tests.
+std::string serializeCompiledProgram(llvm::StringRef key,
+                                     const CompiledProgram &program);
 llvm::Expected<CompiledProgram>
-deserializeCompiledProgram(llvm::StringRef bytes);
+deserializeCompiledProgram(llvm::StringRef key, llvm::StringRef bytes);
 
 } // namespace gpu_runner
 

@@ -1,8 +1,9 @@
 //===- CompileCacheTest.cpp - Compiled programs kept between runs ---------===//
 //
-// Entries read back as written; every truncation and every changed byte of
-// an entry is found; the cache folder hits, misses, replaces damaged
-// entries and evicts the least recently used ones.
+// Entries read back as written, under their own key only; every truncation
+// and every changed byte of an entry is found; the cache folder hits,
+// misses, replaces damaged and foreign entries, evicts the least recently
+// used ones, and is refused when someone else could write to it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +15,9 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace gpu_runner;
@@ -30,12 +33,14 @@ CompiledProgram makeProgram(std::string object) {
   return program;
 }
 
-/// A fresh folder, removed with what is in it at the end of the test.
+/// A fresh folder, the user's alone as a cache folder must be (whatever the
+/// umask), removed with what is in it at the end of the test.
 class TemporaryFolder {
 public:
   TemporaryFolder() {
     llvm::SmallString<128> path;
     REQUIRE(!llvm::sys::fs::createUniqueDirectory("compile-cache-test", path));
+    REQUIRE(::chmod(path.c_str(), 0700) == 0);
     this->path = std::string(path);
   }
   ~TemporaryFolder() { llvm::sys::fs::remove_directories(path); }
@@ -51,6 +56,26 @@ unsigned countEntries(const std::string &folder) {
     if (llvm::sys::path::filename(it->path()).starts_with("llvmcache-"))
       ++count;
   return count;
+}
+
+/// Writes `size` bytes to `path`, last changed `age` ago.
+void writeFile(const std::string &path, size_t size,
+               std::chrono::seconds age = std::chrono::seconds(0)) {
+  int fd;
+  REQUIRE(!llvm::sys::fs::openFileForWrite(path, fd));
+  std::string bytes(size, 'x');
+  REQUIRE(::write(fd, bytes.data(), bytes.size()) == ssize_t(size));
+  auto then = std::chrono::system_clock::now() - age;
+  REQUIRE(!llvm::sys::fs::setLastAccessAndModificationTime(fd, then, then));
+  llvm::sys::fs::closeFile(fd);
+}
+
+/// The message of a cache that could not be opened.
+std::string openError(const std::string &folder) {
+  llvm::Expected<CompileCache> cache =
+      CompileCache::open(folder, kDefaultCacheMaxSize);
+  REQUIRE(!cache);
+  return llvm::toString(cache.takeError());
 }
 
 /// Sets the last access of `path`, after its last change: reading it then
@@ -70,8 +95,9 @@ TEST_CASE("an entry reads back as it was written") {
   std::string object("\x7f"
                      "ELF\0\1\2 object bytes",
                      20);
-  std::string bytes = serializeCompiledProgram(makeProgram(object));
-  llvm::Expected<CompiledProgram> read = deserializeCompiledProgram(bytes);
+  std::string bytes = serializeCompiledProgram("key", makeProgram(object));
+  llvm::Expected<CompiledProgram> read =
+      deserializeCompiledProgram("key", bytes);
   REQUIRE(static_cast<bool>(read));
   CHECK(read->object == object);
   CHECK(read->externals == makeProgram("").externals);
@@ -83,30 +109,49 @@ TEST_CASE("an entry reads back as it was written") {
 }
 
 TEST_CASE("every truncation of an entry is found") {
-  std::string bytes = serializeCompiledProgram(makeProgram("object"));
+  std::string bytes = serializeCompiledProgram("key", makeProgram("object"));
   for (size_t size = 0; size < bytes.size(); ++size) {
-    llvm::Expected<CompiledProgram> read =
-        deserializeCompiledProgram(llvm::StringRef(bytes).take_front(size));
+    llvm::Expected<CompiledProgram> read = deserializeCompiledProgram(
+        "key", llvm::StringRef(bytes).take_front(size));
     INFO("truncated to " << size << " of " << bytes.size() << " bytes");
     REQUIRE(!read);
     llvm::consumeError(read.takeError());
   }
   llvm::Expected<CompiledProgram> longer =
-      deserializeCompiledProgram(bytes + "x");
+      deserializeCompiledProgram("key", bytes + "x");
   REQUIRE(!longer);
   CHECK(llvm::toString(longer.takeError()) == "it is longer than it says");
 }
 
 TEST_CASE("every changed byte of an entry is found") {
-  std::string bytes = serializeCompiledProgram(makeProgram("object"));
+  std::string bytes = serializeCompiledProgram("key", makeProgram("object"));
   for (size_t i = 0; i < bytes.size(); ++i) {
     std::string damaged = bytes;
     damaged[i] ^= 0x20;
-    llvm::Expected<CompiledProgram> read = deserializeCompiledProgram(damaged);
+    llvm::Expected<CompiledProgram> read =
+        deserializeCompiledProgram("key", damaged);
     INFO("byte " << i << " of " << bytes.size());
     REQUIRE(!read);
     llvm::consumeError(read.takeError());
   }
+}
+
+TEST_CASE("an entry reads back under its own key only") {
+  std::string bytes = serializeCompiledProgram("1234", makeProgram("object"));
+  llvm::Expected<CompiledProgram> read =
+      deserializeCompiledProgram("5678", bytes);
+  REQUIRE(!read);
+  CHECK(llvm::toString(read.takeError()) ==
+        "it was stored under another key: it is another program's entry, "
+        "copied or renamed");
+  // Nor does rewriting the key it names make it pass: the checksum covers
+  // the key.
+  std::string renamed = bytes;
+  renamed.replace(renamed.find("1234"), 4, "5678");
+  read = deserializeCompiledProgram("5678", renamed);
+  REQUIRE(!read);
+  CHECK(llvm::toString(read.takeError()) ==
+        "its checksum does not match its contents");
 }
 
 TEST_CASE("keys depend on every part and on where parts split") {
@@ -181,7 +226,8 @@ TEST_CASE("a damaged entry is reported, removed and stored again") {
 TEST_CASE("the least recently used entries are evicted first") {
   TemporaryFolder folder;
   std::string object(4000, 'x');
-  size_t entrySize = serializeCompiledProgram(makeProgram(object)).size();
+  size_t entrySize =
+      serializeCompiledProgram("aaaa", makeProgram(object)).size();
   // Room for two entries, not three.
   llvm::Expected<CompileCache> cache =
       CompileCache::open(folder.path, entrySize * 5 / 2);
@@ -214,4 +260,94 @@ TEST_CASE("a folder that cannot be made is an error that names it") {
   std::string message = llvm::toString(cache.takeError());
   CHECK(message.find("cannot create the cache folder " + file + "/cache") !=
         std::string::npos);
+}
+
+TEST_CASE("another program's entry copied over an entry is not loaded") {
+  TemporaryFolder folder;
+  llvm::Expected<CompileCache> cache =
+      CompileCache::open(folder.path, kDefaultCacheMaxSize);
+  REQUIRE(static_cast<bool>(cache));
+  REQUIRE(!cache->store("aaaa", makeProgram("program a")));
+  REQUIRE(!cache->store("bbbb", makeProgram("program b")));
+  REQUIRE(!llvm::sys::fs::copy_file(cache->getEntryPath("aaaa"),
+                                    cache->getEntryPath("bbbb")));
+
+  CompileCache::Lookup foreign = cache->lookup("bbbb");
+  CHECK(!foreign.program);
+  CHECK(foreign.damage == "it was stored under another key: it is another "
+                          "program's entry, copied or renamed");
+  CHECK(!llvm::sys::fs::exists(cache->getEntryPath("bbbb")));
+  CHECK(cache->lookup("aaaa").program->object == "program a");
+}
+
+TEST_CASE("a cache folder that is not a folder is an error") {
+  TemporaryFolder folder;
+  std::string file = folder.path + "/file";
+  writeFile(file, 10);
+  for (const std::string &path : {file, std::string("/dev/null")}) {
+    INFO(path);
+    CHECK(openError(path) == "the cache folder " + path + " is not a folder");
+  }
+}
+
+TEST_CASE("a cache folder others can write to is refused") {
+  TemporaryFolder folder;
+  std::string shared = folder.path + "/shared";
+  REQUIRE(::mkdir(shared.c_str(), 0700) == 0);
+  std::string makePrivate =
+      "make it writable by its owner alone (chmod go-w " + shared + ")";
+  struct Case {
+    mode_t mode;
+    const char *who;
+    std::string fix;
+  } cases[] = {{0777, "its group and others", makePrivate},
+               {0770, "its group", makePrivate},
+               {0703, "others", makePrivate},
+               // Shared on purpose, as /tmp is.
+               {01777, "its group and others", "use a folder of your own"}};
+  for (const Case &c : cases) {
+    REQUIRE(::chmod(shared.c_str(), c.mode) == 0);
+    char mode[8];
+    std::snprintf(mode, sizeof(mode), "%04o", unsigned(c.mode));
+    INFO(mode);
+    CHECK(openError(shared) ==
+          "the cache folder " + shared + " is writable by " + c.who +
+              " (mode " + mode +
+              "), who could put code in it for gpu-runner to run as you: " +
+              c.fix);
+  }
+  // Readable by all is fine: only writing lets anyone choose the code.
+  REQUIRE(::chmod(shared.c_str(), 0755) == 0);
+  CHECK(static_cast<bool>(CompileCache::open(shared, kDefaultCacheMaxSize)));
+}
+
+TEST_CASE("a cache folder made by the cache is its owner's alone") {
+  TemporaryFolder folder;
+  std::string made = folder.path + "/a/b";
+  mode_t old = ::umask(0);
+  llvm::Expected<CompileCache> cache =
+      CompileCache::open(made, kDefaultCacheMaxSize);
+  ::umask(old);
+  REQUIRE(static_cast<bool>(cache));
+  struct stat status;
+  REQUIRE(::stat(made.c_str(), &status) == 0);
+  CHECK((status.st_mode & 07777) == 0700);
+}
+
+TEST_CASE("a cache folder owned by another user is refused") {
+  // As root, a folder given to nobody; as anyone else, the root folder,
+  // which root owns.
+  TemporaryFolder folder;
+  std::string theirs = "/";
+  uid_t owner = 0;
+  if (::geteuid() == 0) {
+    theirs = folder.path + "/theirs";
+    owner = 65534;
+    REQUIRE(::mkdir(theirs.c_str(), 0755) == 0);
+    REQUIRE(::chown(theirs.c_str(), owner, owner) == 0);
+  }
+  CHECK(openError(theirs) ==
+        "the cache folder " + theirs + " belongs to another user (uid " +
+            std::to_string(owner) +
+            "), who could put code in it for gpu-runner to run as you");
 }
