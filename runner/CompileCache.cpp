@@ -9,6 +9,7 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -154,20 +155,43 @@ std::string getDefaultCacheDir() {
 }
 
 Expected<uint64_t> parseCacheSize(StringRef text) {
-  // LLVM's pruning policy parser reads the same sizes.
-  Expected<CachePruningPolicy> policy =
-      parseCachePruningPolicy(("cache_size_bytes=" + text).str());
-  if (!policy) {
-    consumeError(policy.takeError());
+  // The sizes LLVM's pruning policy parser reads (cache_size_bytes), read
+  // here because that parser wraps a size past 2^64 bytes around to a small
+  // one.
+  StringRef digits = text;
+  uint64_t unit = 1;
+  if (!digits.empty()) {
+    switch (toLower(digits.back())) {
+    case 'k':
+      unit = uint64_t(1) << 10;
+      break;
+    case 'm':
+      unit = uint64_t(1) << 20;
+      break;
+    case 'g':
+      unit = uint64_t(1) << 30;
+      break;
+    }
+    if (unit != 1)
+      digits = digits.drop_back();
+  }
+  if (digits.empty() || !all_of(digits, isDigit))
     return createStringError("--cache-max-size=" + text +
                              " is not a size: give bytes, or a number with a "
                              "k, m or g suffix, such as 512m");
-  }
-  if (policy->MaxSizeBytes == 0)
+  uint64_t count = 0;
+  bool overflowed = digits.getAsInteger(10, count);
+  uint64_t bytes =
+      overflowed ? 0 : SaturatingMultiply(count, unit, &overflowed);
+  if (overflowed)
+    return createStringError("--cache-max-size=" + text +
+                             " is too large: a size is at most 2^64 - 1 "
+                             "bytes (16 EiB)");
+  if (bytes == 0)
     return createStringError("--cache-max-size=" + text +
                              " is zero: use --no-cache to run without the "
                              "cache");
-  return policy->MaxSizeBytes;
+  return bytes;
 }
 
 //===----------------------------------------------------------------------===//

@@ -84,7 +84,7 @@ std::string getDefaultCacheDir();
 inline constexpr uint64_t kDefaultCacheMaxSize = uint64_t(1) << 30;
 
 /// Parses a --cache-max-size value: bytes, or a number with a k, m or g
-/// suffix.
+/// suffix; a size that does not fit in 64 bits is an error.
 llvm::Expected<uint64_t> parseCacheSize(llvm::StringRef text);
 
 class CompileCache {

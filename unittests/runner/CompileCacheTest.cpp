@@ -175,11 +175,27 @@ TEST_CASE("cache sizes read as LLVM's pruning policy reads them") {
   CHECK(*parseCacheSize("512k") == 512ull << 10);
   CHECK(*parseCacheSize("512m") == 512ull << 20);
   CHECK(*parseCacheSize("2g") == 2ull << 30);
-  for (const char *bad : {"", "lots", "-1", "0", "12q"}) {
+  CHECK(*parseCacheSize("2G") == 2ull << 30);
+  CHECK(*parseCacheSize("18446744073709551615") == UINT64_MAX);
+  CHECK(*parseCacheSize("17179869183g") == 17179869183ull << 30);
+  for (const char *bad :
+       {"", "k", "lots", "-1", "0", "0k", "12q", "1.5g", " 12", "0x10"}) {
     llvm::Expected<uint64_t> size = parseCacheSize(bad);
     INFO(bad);
     REQUIRE(!size);
     llvm::consumeError(size.takeError());
+  }
+}
+
+TEST_CASE("a cache size past 2^64 bytes is an error, not a wrapped size") {
+  for (const char *huge : {"18014398509481985k", "17179869184g",
+                           "18446744073709551616", "99999999999999999999m"}) {
+    llvm::Expected<uint64_t> size = parseCacheSize(huge);
+    INFO(huge);
+    REQUIRE(!size);
+    CHECK(llvm::toString(size.takeError()) ==
+          std::string("--cache-max-size=") + huge +
+              " is too large: a size is at most 2^64 - 1 bytes (16 EiB)");
   }
 }
 
