@@ -349,6 +349,11 @@ namespace {
 /// <prefix>-XXXXXX.tmp.o, then renames it into place.
 constexpr StringLiteral kTemporaryPrefix = "gpu-runner-entry";
 
+bool isTemporaryFile(StringRef path) {
+  StringRef name = sys::path::filename(path);
+  return name.starts_with(kTemporaryPrefix) && name.ends_with(".tmp.o");
+}
+
 /// A file's mode as chmod reads it, such as 0755.
 std::string formatMode(sys::fs::perms mode) {
   std::string text;
@@ -391,6 +396,27 @@ Error checkCacheFolder(StringRef directory) {
                        : "others") +
       " (mode " + formatMode(mode) +
       "), who could put code in it for gpu-runner to run as you: " + fix);
+}
+
+/// Removes the temporary files of stores that never finished (the run was
+/// killed), which the file cache's pruning does not look at, and returns the
+/// size of the others, those of stores still running.
+uint64_t pruneTemporaryFiles(StringRef directory) {
+  uint64_t liveBytes = 0;
+  auto now = std::chrono::system_clock::now();
+  std::error_code error;
+  for (sys::fs::directory_iterator it(directory, error), end;
+       !error && it != end; it.increment(error)) {
+    sys::fs::file_status status;
+    if (!isTemporaryFile(it->path()) ||
+        sys::fs::status(it->path(), status, /*Follow=*/false))
+      continue;
+    if (now - status.getLastModificationTime() > kStaleTemporaryAge)
+      (void)sys::fs::remove(it->path());
+    else
+      liveBytes += status.getSize();
+  }
+  return liveBytes;
 }
 
 } // namespace
@@ -473,10 +499,14 @@ Error CompileCache::store(StringRef key, const CompiledProgram &program) {
   if (error)
     return error;
 
+  // The temporaries of stores still running take room too; 0 would mean no
+  // limit, so when they fill it all, every entry may go.
+  uint64_t temporaryBytes = pruneTemporaryFiles(directory);
   CachePruningPolicy policy;
   policy.Interval = std::chrono::seconds(0); // Stores are rare: check each.
   policy.Expiration = std::chrono::seconds(0);
-  policy.MaxSizeBytes = maxSizeBytes;
+  policy.MaxSizeBytes =
+      temporaryBytes < maxSizeBytes ? maxSizeBytes - temporaryBytes : 1;
   pruneCache(directory, policy);
   return Error::success();
 }

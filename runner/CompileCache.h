@@ -24,6 +24,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -83,6 +84,10 @@ std::string getDefaultCacheDir();
 /// given.
 inline constexpr uint64_t kDefaultCacheMaxSize = uint64_t(1) << 30;
 
+/// How old the temporary file of a store must be to count as left by a run
+/// that was killed: a store writes its file in well under a second.
+inline constexpr std::chrono::minutes kStaleTemporaryAge{10};
+
 /// Parses a --cache-max-size value: bytes, or a number with a k, m or g
 /// suffix; a size that does not fit in 64 bits is an error.
 llvm::Expected<uint64_t> parseCacheSize(llvm::StringRef text);
@@ -107,8 +112,10 @@ public:
   /// Lookup::damage; it is a miss.
   Lookup lookup(llvm::StringRef key);
 
-  /// Stores `program` under `key`, then evicts the least recently used
-  /// entries while the folder is over its size limit.
+  /// Stores `program` under `key`, then removes the temporary files of
+  /// stores that never finished (kStaleTemporaryAge old) and evicts the least
+  /// recently used entries while the folder, the temporaries of stores
+  /// still running included, is over its size limit.
   llvm::Error store(llvm::StringRef key, const CompiledProgram &program);
 
   /// Where the entry of `key` lives.

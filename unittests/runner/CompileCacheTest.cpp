@@ -3,7 +3,8 @@
 // Entries read back as written, under their own key only; every truncation
 // and every changed byte of an entry is found; the cache folder hits,
 // misses, replaces damaged and foreign entries, evicts the least recently
-// used ones, and is refused when someone else could write to it.
+// used ones, cleans up after killed stores, and is refused when someone
+// else could write to it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -366,4 +367,37 @@ TEST_CASE("a cache folder owned by another user is refused") {
         "the cache folder " + theirs + " belongs to another user (uid " +
             std::to_string(owner) +
             "), who could put code in it for gpu-runner to run as you");
+}
+
+TEST_CASE("a store removes the temporaries of killed stores and counts "
+          "those of running ones") {
+  TemporaryFolder folder;
+  std::string object(4000, 'x');
+  size_t entrySize =
+      serializeCompiledProgram("aaaa", makeProgram(object)).size();
+  // Room for two entries, not three.
+  llvm::Expected<CompileCache> cache =
+      CompileCache::open(folder.path, entrySize * 5 / 2);
+  REQUIRE(static_cast<bool>(cache));
+  std::string stale = folder.path + "/gpu-runner-entry-abc123.tmp.o";
+  std::string running = folder.path + "/gpu-runner-entry-def456.tmp.o";
+  std::string other = folder.path + "/notes.tmp.o";
+  writeFile(
+      stale, entrySize,
+      std::chrono::duration_cast<std::chrono::seconds>(kStaleTemporaryAge) +
+          std::chrono::seconds(60));
+  writeFile(running, entrySize);
+  writeFile(other, 10, std::chrono::hours(24));
+
+  REQUIRE(!cache->store("aaaa", makeProgram(object)));
+  CHECK(!llvm::sys::fs::exists(stale));
+  CHECK(llvm::sys::fs::exists(running));
+  CHECK(llvm::sys::fs::exists(other)); // Not the cache's: left alone.
+  // The running store's file and aaaa fill the room, so storing bbbb
+  // evicts aaaa.
+  setAccessTime(cache->getEntryPath("aaaa"), 300);
+  REQUIRE(!cache->store("bbbb", makeProgram(object)));
+  CHECK(countEntries(folder.path) == 1);
+  CHECK(!cache->lookup("aaaa").program);
+  CHECK(cache->lookup("bbbb").program);
 }
