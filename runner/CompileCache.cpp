@@ -147,9 +147,19 @@ std::string getBuildIdentity(ArrayRef<std::string> files) {
 std::string getDefaultCacheDir() {
   if (const char *path = std::getenv("GPU_RUNNER_CACHE_DIR"); path && *path)
     return path;
+  // A relative $XDG_CACHE_HOME is ignored, as the XDG base directory
+  // specification says, and so is a relative (or empty) home folder: either
+  // would put the cache in whatever folder the run starts in.
   SmallString<256> directory;
-  if (!sys::path::cache_directory(directory))
-    return "";
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME");
+      xdg && sys::path::is_absolute(xdg)) {
+    directory = xdg;
+  } else {
+    if (!sys::path::home_directory(directory) ||
+        !sys::path::is_absolute(directory))
+      return "";
+    sys::path::append(directory, ".cache");
+  }
   sys::path::append(directory, "gpu-runner");
   return std::string(directory);
 }

@@ -77,7 +77,9 @@ std::string getFileStamp(const llvm::Twine &path);
 
 /// The cache folder when --cache-dir is not given: $GPU_RUNNER_CACHE_DIR,
 /// else gpu-runner under the user's cache folder ($XDG_CACHE_HOME or
-/// ~/.cache). Empty when there is no home folder to put it in.
+/// ~/.cache). Empty when there is no home folder to put it in: neither
+/// names an absolute path (the XDG base directory rule), so that a cache is
+/// never made in whatever the current folder is.
 std::string getDefaultCacheDir();
 
 /// The size the cache folder is kept under when --cache-max-size is not

@@ -17,6 +17,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -78,6 +80,29 @@ std::string openError(const std::string &folder) {
   REQUIRE(!cache);
   return llvm::toString(cache.takeError());
 }
+
+/// Sets an environment variable for the rest of a test, or unsets it.
+class ScopedEnvironment {
+public:
+  ScopedEnvironment(const char *name, std::optional<std::string> value)
+      : name(name) {
+    if (const char *old = std::getenv(name))
+      previous = old;
+    set(value);
+  }
+  ~ScopedEnvironment() { set(previous); }
+
+private:
+  void set(const std::optional<std::string> &value) {
+    if (value)
+      ::setenv(name, value->c_str(), 1);
+    else
+      ::unsetenv(name);
+  }
+
+  const char *name;
+  std::optional<std::string> previous;
+};
 
 /// Sets the last access of `path`, after its last change: reading it then
 /// leaves the access time as it is on a file system mounted relatime.
@@ -400,4 +425,25 @@ TEST_CASE("a store removes the temporaries of killed stores and counts "
   CHECK(countEntries(folder.path) == 1);
   CHECK(!cache->lookup("aaaa").program);
   CHECK(cache->lookup("bbbb").program);
+}
+
+TEST_CASE("the default cache folder is never a relative path") {
+  ScopedEnvironment noCacheDir("GPU_RUNNER_CACHE_DIR", std::nullopt);
+  {
+    ScopedEnvironment xdg("XDG_CACHE_HOME", std::string("/xdg"));
+    CHECK(getDefaultCacheDir() == "/xdg/gpu-runner");
+  }
+  ScopedEnvironment xdg("XDG_CACHE_HOME", std::string("relative"));
+  {
+    ScopedEnvironment home("HOME", std::string("/home/me"));
+    CHECK(getDefaultCacheDir() == "/home/me/.cache/gpu-runner");
+  }
+  for (const char *badHome : {"", "me"}) {
+    ScopedEnvironment home("HOME", std::string(badHome));
+    INFO("HOME=" << badHome);
+    CHECK(getDefaultCacheDir().empty());
+  }
+  ScopedEnvironment emptyXdg("XDG_CACHE_HOME", std::string(""));
+  ScopedEnvironment home("HOME", std::string(""));
+  CHECK(getDefaultCacheDir().empty());
 }
