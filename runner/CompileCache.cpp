@@ -8,12 +8,16 @@
 #include "llvm/Support/CachePruning.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <cstdlib>
 #include <link.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -143,42 +147,78 @@ std::string getBuildIdentity(ArrayRef<std::string> files) {
 std::string getDefaultCacheDir() {
   if (const char *path = std::getenv("GPU_RUNNER_CACHE_DIR"); path && *path)
     return path;
+  // A relative $XDG_CACHE_HOME is ignored, as the XDG base directory
+  // specification says, and so is a relative (or empty) home folder: either
+  // would put the cache in whatever folder the run starts in.
   SmallString<256> directory;
-  if (!sys::path::cache_directory(directory))
-    return "";
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME");
+      xdg && sys::path::is_absolute(xdg)) {
+    directory = xdg;
+  } else {
+    if (!sys::path::home_directory(directory) ||
+        !sys::path::is_absolute(directory))
+      return "";
+    sys::path::append(directory, ".cache");
+  }
   sys::path::append(directory, "gpu-runner");
   return std::string(directory);
 }
 
 Expected<uint64_t> parseCacheSize(StringRef text) {
-  // LLVM's pruning policy parser reads the same sizes.
-  Expected<CachePruningPolicy> policy =
-      parseCachePruningPolicy(("cache_size_bytes=" + text).str());
-  if (!policy) {
-    consumeError(policy.takeError());
+  // The sizes LLVM's pruning policy parser reads (cache_size_bytes), read
+  // here because that parser wraps a size past 2^64 bytes around to a small
+  // one.
+  StringRef digits = text;
+  uint64_t unit = 1;
+  if (!digits.empty()) {
+    switch (toLower(digits.back())) {
+    case 'k':
+      unit = uint64_t(1) << 10;
+      break;
+    case 'm':
+      unit = uint64_t(1) << 20;
+      break;
+    case 'g':
+      unit = uint64_t(1) << 30;
+      break;
+    }
+    if (unit != 1)
+      digits = digits.drop_back();
+  }
+  if (digits.empty() || !all_of(digits, isDigit))
     return createStringError("--cache-max-size=" + text +
                              " is not a size: give bytes, or a number with a "
                              "k, m or g suffix, such as 512m");
-  }
-  if (policy->MaxSizeBytes == 0)
+  uint64_t count = 0;
+  bool overflowed = digits.getAsInteger(10, count);
+  uint64_t bytes =
+      overflowed ? 0 : SaturatingMultiply(count, unit, &overflowed);
+  if (overflowed)
+    return createStringError("--cache-max-size=" + text +
+                             " is too large: a size is at most 2^64 - 1 "
+                             "bytes (16 EiB)");
+  if (bytes == 0)
     return createStringError("--cache-max-size=" + text +
                              " is zero: use --no-cache to run without the "
                              "cache");
-  return policy->MaxSizeBytes;
+  return bytes;
 }
 
 //===----------------------------------------------------------------------===//
 // Entries
 //===----------------------------------------------------------------------===//
 //
-// An entry is the magic line, the size of the payload and its BLAKE3 hash,
-// then the payload: the number of externals, each as a size and its bytes;
-// the number of GPU binaries, each as its name and its object; then the host
-// object. Strings are a size and their bytes; sizes are little-endian 64-bit.
+// An entry is the magic line, the key it is stored under, the size of the
+// payload and the BLAKE3 hash of the key and the payload, then the payload:
+// the number of externals, each as a size and its bytes; the number of GPU
+// binaries, each as its name and its object; then the host object. Strings
+// are a size and their bytes; sizes are little-endian 64-bit. The key is in
+// the hash so that an entry copied over another program's is not loaded in
+// its place.
 
 namespace {
 
-constexpr StringLiteral kMagic = "gpu-runner compiled program 2\n";
+constexpr StringLiteral kMagic = "gpu-runner compiled program 3\n";
 constexpr size_t kHashSize = 32;
 
 void writeU64(std::string &out, uint64_t value) {
@@ -187,10 +227,10 @@ void writeU64(std::string &out, uint64_t value) {
   out.append(bytes, sizeof(bytes));
 }
 
-/// Reads the payload, failing on any size that does not fit.
-class PayloadReader {
+/// Reads an entry, failing on any size that does not fit.
+class EntryReader {
 public:
-  explicit PayloadReader(StringRef bytes) : rest(bytes) {}
+  explicit EntryReader(StringRef bytes) : rest(bytes) {}
 
   bool readU64(uint64_t &value) {
     if (rest.size() < 8)
@@ -210,6 +250,7 @@ public:
   }
 
   bool atEnd() const { return rest.empty(); }
+  StringRef getRest() const { return rest; }
 
 private:
   StringRef rest;
@@ -220,9 +261,20 @@ void writeString(std::string &out, StringRef text) {
   out += text;
 }
 
+/// The checksum of an entry: its key and its payload.
+BLAKE3Result<kHashSize> hashEntry(StringRef key, StringRef payload) {
+  std::string sizedKey;
+  writeString(sizedKey, key);
+  BLAKE3 hasher;
+  hasher.update(sizedKey);
+  hasher.update(payload);
+  return hasher.final<kHashSize>();
+}
+
 } // namespace
 
-std::string serializeCompiledProgram(const CompiledProgram &program) {
+std::string serializeCompiledProgram(StringRef key,
+                                     const CompiledProgram &program) {
   std::string payload;
   writeU64(payload, program.externals.size());
   for (const std::string &name : program.externals)
@@ -235,36 +287,43 @@ std::string serializeCompiledProgram(const CompiledProgram &program) {
   writeString(payload, program.object);
 
   std::string entry(kMagic);
+  writeString(entry, key);
   writeU64(entry, payload.size());
-  BLAKE3Result<kHashSize> hash = BLAKE3::hash<kHashSize>(ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(payload.data()), payload.size()));
+  BLAKE3Result<kHashSize> hash = hashEntry(key, payload);
   entry.append(reinterpret_cast<const char *>(hash.data()), hash.size());
   entry += payload;
   return entry;
 }
 
-Expected<CompiledProgram> deserializeCompiledProgram(StringRef bytes) {
+Expected<CompiledProgram> deserializeCompiledProgram(StringRef key,
+                                                     StringRef bytes) {
   auto damaged = [](const Twine &why) {
     return createStringError(inconvertibleErrorCode(), why);
   };
   if (!bytes.consume_front(kMagic))
     return damaged("it does not start as an entry does");
-  if (bytes.size() < 8 + kHashSize)
+  EntryReader header(bytes);
+  StringRef storedKey;
+  uint64_t payloadSize;
+  if (!header.readBytes(storedKey))
     return damaged("it is truncated");
-  uint64_t payloadSize = support::endian::read64le(bytes.data());
-  StringRef hash = bytes.substr(8, kHashSize);
-  StringRef payload = bytes.drop_front(8 + kHashSize);
+  if (storedKey != key)
+    return damaged("it was stored under another key: it is another "
+                   "program's entry, copied or renamed");
+  if (!header.readU64(payloadSize) || header.getRest().size() < kHashSize)
+    return damaged("it is truncated");
+  StringRef hash = header.getRest().take_front(kHashSize);
+  StringRef payload = header.getRest().drop_front(kHashSize);
   if (payload.size() != payloadSize)
     return damaged(payload.size() < payloadSize ? "it is truncated"
                                                 : "it is longer than it says");
-  BLAKE3Result<kHashSize> actual = BLAKE3::hash<kHashSize>(ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(payload.data()), payload.size()));
+  BLAKE3Result<kHashSize> actual = hashEntry(key, payload);
   if (hash !=
       StringRef(reinterpret_cast<const char *>(actual.data()), actual.size()))
     return damaged("its checksum does not match its contents");
 
   CompiledProgram program;
-  PayloadReader reader(payload);
+  EntryReader reader(payload);
   uint64_t externals;
   if (!reader.readU64(externals))
     return damaged("its list of externals is cut short");
@@ -294,16 +353,97 @@ Expected<CompiledProgram> deserializeCompiledProgram(StringRef bytes) {
 // The cache folder
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// The file cache writes an entry to a temporary file named
+/// <prefix>-XXXXXX.tmp.o, then renames it into place.
+constexpr StringLiteral kTemporaryPrefix = "gpu-runner-entry";
+
+bool isTemporaryFile(StringRef path) {
+  StringRef name = sys::path::filename(path);
+  return name.starts_with(kTemporaryPrefix) && name.ends_with(".tmp.o");
+}
+
+/// A file's mode as chmod reads it, such as 0755.
+std::string formatMode(sys::fs::perms mode) {
+  std::string text;
+  raw_string_ostream(text) << format("%04o", unsigned(mode));
+  return text;
+}
+
+/// The code of an entry runs in the runner, as the user: a folder that
+/// anyone else can write to lets them choose that code, whatever the
+/// checksums say. So the folder must be the user's own and writable by no
+/// one else, as ssh requires of ~/.ssh.
+Error checkCacheFolder(StringRef directory) {
+  sys::fs::file_status status;
+  if (std::error_code error = sys::fs::status(directory, status))
+    return createStringError("cannot use the cache folder " + directory + ": " +
+                             error.message());
+  if (!sys::fs::is_directory(status))
+    return createStringError("the cache folder " + directory +
+                             " is not a folder");
+  if (status.getUser() != ::geteuid())
+    return createStringError(
+        "the cache folder " + directory + " belongs to another user (uid " +
+        Twine(status.getUser()) +
+        "), who could put code in it for gpu-runner to run as you");
+  sys::fs::perms mode = status.permissions();
+  bool group = mode & sys::fs::group_write,
+       others = mode & sys::fs::others_write;
+  if (!group && !others)
+    return Error::success();
+  // A folder shared on purpose, as /tmp is, stays shared.
+  std::string fix = mode & sys::fs::sticky_bit
+                        ? "use a folder of your own"
+                        : ("make it writable by its owner alone (chmod go-w " +
+                           directory + ")")
+                              .str();
+  return createStringError(
+      "the cache folder " + directory + " is writable by " +
+      (group && others ? "its group and others"
+       : group         ? "its group"
+                       : "others") +
+      " (mode " + formatMode(mode) +
+      "), who could put code in it for gpu-runner to run as you: " + fix);
+}
+
+/// Removes the temporary files of stores that never finished (the run was
+/// killed), which the file cache's pruning does not look at, and returns the
+/// size of the others, those of stores still running.
+uint64_t pruneTemporaryFiles(StringRef directory) {
+  uint64_t liveBytes = 0;
+  auto now = std::chrono::system_clock::now();
+  std::error_code error;
+  for (sys::fs::directory_iterator it(directory, error), end;
+       !error && it != end; it.increment(error)) {
+    sys::fs::file_status status;
+    if (!isTemporaryFile(it->path()) ||
+        sys::fs::status(it->path(), status, /*Follow=*/false))
+      continue;
+    if (now - status.getLastModificationTime() > kStaleTemporaryAge)
+      (void)sys::fs::remove(it->path());
+    else
+      liveBytes += status.getSize();
+  }
+  return liveBytes;
+}
+
+} // namespace
+
 Expected<CompileCache> CompileCache::open(StringRef directory,
                                           uint64_t maxSizeBytes) {
-  if (std::error_code error = sys::fs::create_directories(directory))
+  if (std::error_code error = sys::fs::create_directories(
+          directory, /*IgnoreExisting=*/true, sys::fs::owner_all))
     return createStringError("cannot create the cache folder " + directory +
                              ": " + error.message());
+  if (Error error = checkCacheFolder(directory))
+    return std::move(error);
   if (!sys::fs::can_write(directory))
     return createStringError("cannot write to the cache folder " + directory);
   BufferSlot found = std::make_shared<std::unique_ptr<MemoryBuffer>>();
   Expected<FileCache> cache = localCache(
-      "gpu-runner cache", "gpu-runner-entry", directory,
+      "gpu-runner cache", kTemporaryPrefix, directory,
       [found](unsigned, const Twine &, std::unique_ptr<MemoryBuffer> buffer) {
         *found = std::move(buffer);
       });
@@ -329,7 +469,7 @@ CompileCache::Lookup CompileCache::lookup(StringRef key) {
     result.damage = toString(stream.takeError());
   } else if (*found) {
     Expected<CompiledProgram> program =
-        deserializeCompiledProgram((*found)->getBuffer());
+        deserializeCompiledProgram(key, (*found)->getBuffer());
     found->reset();
     if (program) {
       // A hit makes the entry the most recently used, for eviction; set
@@ -363,16 +503,20 @@ Error CompileCache::store(StringRef key, const CompiledProgram &program) {
   Expected<std::unique_ptr<CachedFileStream>> stream = (*addStream)(0, "");
   if (!stream)
     return stream.takeError();
-  *(*stream)->OS << serializeCompiledProgram(program);
+  *(*stream)->OS << serializeCompiledProgram(key, program);
   Error error = (*stream)->commit();
   found->reset();
   if (error)
     return error;
 
+  // The temporaries of stores still running take room too; 0 would mean no
+  // limit, so when they fill it all, every entry may go.
+  uint64_t temporaryBytes = pruneTemporaryFiles(directory);
   CachePruningPolicy policy;
   policy.Interval = std::chrono::seconds(0); // Stores are rare: check each.
   policy.Expiration = std::chrono::seconds(0);
-  policy.MaxSizeBytes = maxSizeBytes;
+  policy.MaxSizeBytes =
+      temporaryBytes < maxSizeBytes ? maxSizeBytes - temporaryBytes : 1;
   pruneCache(directory, policy);
   return Error::success();
 }

@@ -6,8 +6,11 @@
 // LLVM. LLVM's file cache (llvm/Support/Caching.h) writes each entry to a
 // temporary file and renames it into place, so concurrent runs only ever
 // see whole entries; its pruning (llvm/Support/CachePruning.h) bounds the
-// folder's size, least recently used first. Each entry carries a checksum,
-// so that a damaged one is found and recompiled, never loaded.
+// folder's size, least recently used first. Each entry carries its key and
+// a checksum of both, so that a damaged entry, or one copied from another
+// program's, is found and recompiled, never loaded. The checksum finds
+// accidents, not forgeries: whoever can write to the folder can make the
+// runner run code of theirs, so a folder anyone else can write to is refused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -73,20 +77,28 @@ std::string getFileStamp(const llvm::Twine &path);
 
 /// The cache folder when --cache-dir is not given: $GPU_RUNNER_CACHE_DIR,
 /// else gpu-runner under the user's cache folder ($XDG_CACHE_HOME or
-/// ~/.cache). Empty when there is no home folder to put it in.
+/// ~/.cache). Empty when there is no home folder to put it in: neither
+/// names an absolute path (the XDG base directory rule), so that a cache is
+/// never made in whatever the current folder is.
 std::string getDefaultCacheDir();
 
 /// The size the cache folder is kept under when --cache-max-size is not
 /// given.
 inline constexpr uint64_t kDefaultCacheMaxSize = uint64_t(1) << 30;
 
+/// How old the temporary file of a store must be to count as left by a run
+/// that was killed: a store writes its file in well under a second.
+inline constexpr std::chrono::minutes kStaleTemporaryAge{10};
+
 /// Parses a --cache-max-size value: bytes, or a number with a k, m or g
-/// suffix.
+/// suffix; a size that does not fit in 64 bits is an error.
 llvm::Expected<uint64_t> parseCacheSize(llvm::StringRef text);
 
 class CompileCache {
 public:
-  /// Opens the cache in `directory`, creating it if need be.
+  /// Opens the cache in `directory`, creating it (for its owner alone) if
+  /// need be. Fails when it is not a folder, or is not safe to load code
+  /// from: owned by another user, or writable by its group or by others.
   static llvm::Expected<CompileCache> open(llvm::StringRef directory,
                                            uint64_t maxSizeBytes);
 
@@ -102,8 +114,10 @@ public:
   /// Lookup::damage; it is a miss.
   Lookup lookup(llvm::StringRef key);
 
-  /// Stores `program` under `key`, then evicts the least recently used
-  /// entries while the folder is over its size limit.
+  /// Stores `program` under `key`, then removes the temporary files of
+  /// stores that never finished (kStaleTemporaryAge old) and evicts the least
+  /// recently used entries while the folder, the temporaries of stores
+  /// still running included, is over its size limit.
   llvm::Error store(llvm::StringRef key, const CompiledProgram &program);
 
   /// Where the entry of `key` lives.
@@ -124,10 +138,13 @@ private:
   uint64_t maxSizeBytes;
 };
 
-/// The bytes of an entry, and the reverse; exposed for the unit tests.
-std::string serializeCompiledProgram(const CompiledProgram &program);
+/// The bytes of the entry of `program` under `key`, and the reverse, which
+/// fails for damaged bytes and for an entry stored under another key;
+/// exposed for the unit tests.
+std::string serializeCompiledProgram(llvm::StringRef key,
+                                     const CompiledProgram &program);
 llvm::Expected<CompiledProgram>
-deserializeCompiledProgram(llvm::StringRef bytes);
+deserializeCompiledProgram(llvm::StringRef key, llvm::StringRef bytes);
 
 } // namespace gpu_runner
 

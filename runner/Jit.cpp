@@ -10,6 +10,7 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -197,10 +198,21 @@ Error Jit::loadSharedLibrary(const std::string &path) {
   std::string message;
   sys::DynamicLibrary library =
       sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &message);
-  if (!library.isValid())
+  if (!library.isValid()) {
+    // dlopen looks for a name without a slash on the library path only,
+    // which surprises whoever names a file in the current folder.
+    std::string hint;
+    if (!StringRef(path).contains('/')) {
+      hint = "; a name without a '/' is searched for on the library path "
+             "(LD_LIBRARY_PATH, the system's folders), not in the current "
+             "folder";
+      if (sys::fs::exists(path))
+        hint += ": name the one here './" + path + "'";
+    }
     return createStringError(inconvertibleErrorCode(),
                              "--shared-libs: cannot load '" + path +
-                                 "': " + message);
+                                 "': " + message + hint);
+  }
 
   // Libraries built for MLIR's ExecutionEngine may export their symbols
   // through an init function instead of their symbol table.

@@ -11,10 +11,13 @@
 #include "wrappers/Backend.h"
 
 #include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+
+#include <unistd.h>
 
 using llvm::failure;
 using llvm::FailureOr;
@@ -30,11 +33,39 @@ int fail(const Twine &message) {
   return 1;
 }
 
+namespace {
+
+/// Whether the object --dump-object-file writes would overwrite the input:
+/// the same file by whatever name (./a.mlir, a hard link, a symbolic link,
+/// stdin redirected from it), compared by device and inode, as compilers
+/// compare their output with their input. Checked before the input is read
+/// or the object file opened, which truncates it.
+bool objectOverwritesInput(const RunnerOptions &options) {
+  namespace fs = llvm::sys::fs;
+  fs::file_status object, input;
+  if (fs::status(options.getObjectFilename(), object))
+    return false; // Not there yet: nothing to overwrite.
+  std::error_code error = options.inputFilename == "-"
+                              ? fs::status(STDIN_FILENO, input)
+                              : fs::status(options.inputFilename, input);
+  return !error && fs::equivalent(input, object);
+}
+
+} // namespace
+
 LogicalResult checkOptions(const RunnerOptions &options, Backend backend) {
   auto reject = [](const Twine &message) {
     fail(message);
     return failure();
   };
+  constexpr unsigned maxRuns = RunnerOptions::kMaxBenchmarkRuns;
+  if (options.benchmarkRepetitions > maxRuns)
+    return reject(
+        "--benchmark-repetitions=" + Twine(options.benchmarkRepetitions) +
+        " is out of range: give 0 to " + Twine(maxRuns) + " runs");
+  if (options.benchmarkWarmup > maxRuns)
+    return reject("--benchmark-warmup=" + Twine(options.benchmarkWarmup) +
+                  " is out of range: give 0 to " + Twine(maxRuns) + " runs");
   if (options.device < 0)
     return reject("--device=" + Twine(options.device) +
                   " is negative; devices are numbered from 0");
@@ -56,6 +87,13 @@ LogicalResult checkOptions(const RunnerOptions &options, Backend backend) {
   if (backend == Backend::Host && !options.gpuChip.empty())
     return reject(Twine("--gpu-chip is for GPU backends; the ") +
                   getBackendName(backend) + " backend runs kernels on the CPU");
+  if (options.dumpObjectFile && objectOverwritesInput(options))
+    return reject(
+        (options.objectFilename.empty()
+             ? "--dump-object-file writes to " + options.getObjectFilename()
+             : "--object-filename=" + options.getObjectFilename()) +
+        ", which is the input file: writing the object would overwrite the "
+        "program; choose another --object-filename");
   return success();
 }
 

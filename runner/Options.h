@@ -115,18 +115,24 @@ struct RunnerOptions {
                      "<name>.fatbin on CUDA (.ptx without ptxas), "
                      "<name>.hsaco on HIP"),
       llvm::cl::value_desc("DIR"), llvm::cl::cat(category)};
+  /// The most runs --benchmark-repetitions and --benchmark-warmup each ask
+  /// for: enough for any benchmark, and few enough that no count of runs
+  /// overflows.
+  static constexpr unsigned kMaxBenchmarkRuns = 1000000;
+
   llvm::cl::opt<unsigned> benchmarkRepetitions{
       "benchmark-repetitions",
-      llvm::cl::desc("Run the entry point N times, after the warm-up runs, "
-                     "and report the time per run (min, median, max) and "
-                     "the compile time on stderr (default 0: run it once, "
-                     "report nothing)"),
+      llvm::cl::desc("Run the entry point N times (at most 1000000), after "
+                     "the warm-up runs, and report the time per run (min, "
+                     "median, max) and the compile time on stderr (default "
+                     "0: run it once, report nothing)"),
       llvm::cl::value_desc("N"), llvm::cl::init(0), llvm::cl::cat(category)};
 
   llvm::cl::opt<unsigned> benchmarkWarmup{
       "benchmark-warmup",
       llvm::cl::desc("Untimed runs of the entry point before the timed ones "
-                     "(default 1; with --benchmark-repetitions)"),
+                     "(0 to 1000000, default 1; with "
+                     "--benchmark-repetitions)"),
       llvm::cl::value_desc("W"), llvm::cl::init(1), llvm::cl::cat(category)};
 
   llvm::cl::opt<unsigned> timeout{
@@ -177,6 +183,12 @@ struct RunnerOptions {
                      "generation, GPU binary compilation, loading, the run) "
                      "and whether the compile cache had the program"),
       llvm::cl::cat(category)};
+
+  /// Where --dump-object-file writes the object.
+  std::string getObjectFilename() const {
+    return objectFilename.empty() ? inputFilename + ".o"
+                                  : objectFilename.getValue();
+  }
 
   /// The optimization level the last -O flag on the command line asks for.
   unsigned getOptLevel() const {

@@ -114,8 +114,9 @@ openCompileCache(const RunnerOptions &options, std::string &status) {
       chosen ? options.cacheDir.getValue() : getDefaultCacheDir();
   if (directory.empty()) {
     status = "off (no home folder to keep it in)";
-    llvm::errs() << "warning: no compile cache: there is no home folder; "
-                    "set --cache-dir or GPU_RUNNER_CACHE_DIR\n";
+    llvm::errs() << "warning: no compile cache: there is no home folder "
+                    "(neither $XDG_CACHE_HOME nor $HOME is an absolute "
+                    "path); set --cache-dir or GPU_RUNNER_CACHE_DIR\n";
     return std::optional<CompileCache>();
   }
   llvm::Expected<CompileCache> cache = CompileCache::open(directory, maxSize);

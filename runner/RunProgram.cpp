@@ -163,9 +163,7 @@ int runProgram(const CompiledProgram &program, Jit &jit,
                const RunnerOptions &options, EntryResult entryResult,
                RunTiming &timing, double compileSeconds) {
   if (options.dumpObjectFile) {
-    std::string path = options.objectFilename.empty()
-                           ? options.inputFilename + ".o"
-                           : options.objectFilename.getValue();
+    std::string path = options.getObjectFilename();
     std::error_code error;
     llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_None);
     if (error)

@@ -271,7 +271,7 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
     def fresh_folder():
         folders[0] += 1
         path = os.path.join(work, "cache-%d" % folders[0])
-        os.mkdir(path)
+        os.mkdir(path, 0o700)  # A cache folder must be ours alone.
         return path
 
     level = "-O%d" % args.opt_level

@@ -6,6 +6,22 @@
 // RUN: %expect-exit-1 %gpu-runner %s --entry-point-result= 2>&1 | FileCheck %s --check-prefix=RESULT
 // RUN: %expect-exit-1 %gpu-runner %s %s 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: %expect-exit-1 %gpu-runner %s --dump-object-file --object-filename=%t.missing-dir/out.o 2>&1 | FileCheck %s --check-prefix=OBJECT
+// Benchmark counts go from 0 to 1000000 (docs/timing.md); 4294967295 runs
+// used to wrap the count of runs around to none, and crash.
+// RUN: %expect-exit-1 %gpu-runner %s --benchmark-repetitions=4294967295 2>&1 | FileCheck %s --check-prefix=REPS
+// RUN: %expect-exit-1 %gpu-runner %s --benchmark-repetitions=1 --benchmark-warmup=4294967295 2>&1 | FileCheck %s --check-prefix=WARMUP
+// RUN: %expect-exit-1 %gpu-runner %s --benchmark-repetitions=1000001 2>&1 | FileCheck %s --check-prefix=REPS-OVER
+// RUN: %expect-exit-1 %gpu-runner %s --benchmark-repetitions=4294967296 2>&1 | FileCheck %s --check-prefix=REPS-HUGE
+// RUN: %expect-exit-1 %gpu-runner %s --device=2147483648 2>&1 | FileCheck %s --check-prefix=DEVICE-HUGE
+// RUN: %expect-exit-1 %gpu-runner %s --device=-2147483648 2>&1 | FileCheck %s --check-prefix=DEVICE-NEGATIVE
+// RUN: %expect-exit-1 %gpu-runner %s --timeout=4294967296 2>&1 | FileCheck %s --check-prefix=TIMEOUT-HUGE
+// The most of each is fine.
+// RUN: %gpu-runner %s --benchmark-repetitions=1000000 --benchmark-warmup=1000000 2>&1 | FileCheck %s --check-prefix=BENCH
+// A library named without a '/' is looked for on the library path, not in
+// the current folder: the error says so, and names the one here.
+// RUN: rm -rf %t.here && mkdir -p %t.here && touch %t.here/libmine.so
+// RUN: cd %t.here && %expect-exit-1 %gpu-runner %s --shared-libs=libmine.so 2>&1 | FileCheck %s --check-prefix=BARE-HERE
+// RUN: cd %t.here && %expect-exit-1 %gpu-runner %s --shared-libs=libnowhere.so 2>&1 | FileCheck %s --check-prefix=BARE
 
 // WORD: for the --timeout option: 'abc' value invalid for uint argument!
 // NEGATIVE: for the --timeout option: '-1' value invalid for uint argument!
@@ -14,6 +30,17 @@
 // RESULT: error: --entry-point-result= is not one of void, i32, i64, f32
 // TWO: Too many positional arguments specified!
 // OBJECT: cannot write the object file '{{.*}}missing-dir/out.o': No such file or directory
+// REPS: error: --benchmark-repetitions=4294967295 is out of range: give 0 to 1000000 runs
+// WARMUP: error: --benchmark-warmup=4294967295 is out of range: give 0 to 1000000 runs
+// REPS-OVER: error: --benchmark-repetitions=1000001 is out of range: give 0 to 1000000 runs
+// REPS-HUGE: for the --benchmark-repetitions option: '4294967296' value invalid for uint argument!
+// DEVICE-HUGE: for the --device option: '2147483648' value invalid for integer argument!
+// DEVICE-NEGATIVE: error: --device=-2147483648 is negative; devices are numbered from 0
+// TIMEOUT-HUGE: for the --timeout option: '4294967296' value invalid for uint argument!
+// BENCH: warm-up runs: 1000000 (not timed)
+// BENCH-NEXT: timed runs: 1000000
+// BARE-HERE: error: --shared-libs: cannot load 'libmine.so': {{.*}}; a name without a '/' is searched for on the library path (LD_LIBRARY_PATH, the system's folders), not in the current folder: name the one here './libmine.so'
+// BARE: error: --shared-libs: cannot load 'libnowhere.so': {{.*}}; a name without a '/' is searched for on the library path (LD_LIBRARY_PATH, the system's folders), not in the current folder{{$}}
 
 func.func @main() {
   return

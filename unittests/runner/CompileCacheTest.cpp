@@ -1,8 +1,10 @@
 //===- CompileCacheTest.cpp - Compiled programs kept between runs ---------===//
 //
-// Entries read back as written; every truncation and every changed byte of
-// an entry is found; the cache folder hits, misses, replaces damaged
-// entries and evicts the least recently used ones.
+// Entries read back as written, under their own key only; every truncation
+// and every changed byte of an entry is found; the cache folder hits,
+// misses, replaces damaged and foreign entries, evicts the least recently
+// used ones, cleans up after killed stores, and is refused when someone
+// else could write to it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +16,11 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace gpu_runner;
@@ -30,12 +36,14 @@ CompiledProgram makeProgram(std::string object) {
   return program;
 }
 
-/// A fresh folder, removed with what is in it at the end of the test.
+/// A fresh folder, the user's alone as a cache folder must be (whatever the
+/// umask), removed with what is in it at the end of the test.
 class TemporaryFolder {
 public:
   TemporaryFolder() {
     llvm::SmallString<128> path;
     REQUIRE(!llvm::sys::fs::createUniqueDirectory("compile-cache-test", path));
+    REQUIRE(::chmod(path.c_str(), 0700) == 0);
     this->path = std::string(path);
   }
   ~TemporaryFolder() { llvm::sys::fs::remove_directories(path); }
@@ -52,6 +60,49 @@ unsigned countEntries(const std::string &folder) {
       ++count;
   return count;
 }
+
+/// Writes `size` bytes to `path`, last changed `age` ago.
+void writeFile(const std::string &path, size_t size,
+               std::chrono::seconds age = std::chrono::seconds(0)) {
+  int fd;
+  REQUIRE(!llvm::sys::fs::openFileForWrite(path, fd));
+  std::string bytes(size, 'x');
+  REQUIRE(::write(fd, bytes.data(), bytes.size()) == ssize_t(size));
+  auto then = std::chrono::system_clock::now() - age;
+  REQUIRE(!llvm::sys::fs::setLastAccessAndModificationTime(fd, then, then));
+  llvm::sys::fs::closeFile(fd);
+}
+
+/// The message of a cache that could not be opened.
+std::string openError(const std::string &folder) {
+  llvm::Expected<CompileCache> cache =
+      CompileCache::open(folder, kDefaultCacheMaxSize);
+  REQUIRE(!cache);
+  return llvm::toString(cache.takeError());
+}
+
+/// Sets an environment variable for the rest of a test, or unsets it.
+class ScopedEnvironment {
+public:
+  ScopedEnvironment(const char *name, std::optional<std::string> value)
+      : name(name) {
+    if (const char *old = std::getenv(name))
+      previous = old;
+    set(value);
+  }
+  ~ScopedEnvironment() { set(previous); }
+
+private:
+  void set(const std::optional<std::string> &value) {
+    if (value)
+      ::setenv(name, value->c_str(), 1);
+    else
+      ::unsetenv(name);
+  }
+
+  const char *name;
+  std::optional<std::string> previous;
+};
 
 /// Sets the last access of `path`, after its last change: reading it then
 /// leaves the access time as it is on a file system mounted relatime.
@@ -70,8 +121,9 @@ TEST_CASE("an entry reads back as it was written") {
   std::string object("\x7f"
                      "ELF\0\1\2 object bytes",
                      20);
-  std::string bytes = serializeCompiledProgram(makeProgram(object));
-  llvm::Expected<CompiledProgram> read = deserializeCompiledProgram(bytes);
+  std::string bytes = serializeCompiledProgram("key", makeProgram(object));
+  llvm::Expected<CompiledProgram> read =
+      deserializeCompiledProgram("key", bytes);
   REQUIRE(static_cast<bool>(read));
   CHECK(read->object == object);
   CHECK(read->externals == makeProgram("").externals);
@@ -83,30 +135,49 @@ TEST_CASE("an entry reads back as it was written") {
 }
 
 TEST_CASE("every truncation of an entry is found") {
-  std::string bytes = serializeCompiledProgram(makeProgram("object"));
+  std::string bytes = serializeCompiledProgram("key", makeProgram("object"));
   for (size_t size = 0; size < bytes.size(); ++size) {
-    llvm::Expected<CompiledProgram> read =
-        deserializeCompiledProgram(llvm::StringRef(bytes).take_front(size));
+    llvm::Expected<CompiledProgram> read = deserializeCompiledProgram(
+        "key", llvm::StringRef(bytes).take_front(size));
     INFO("truncated to " << size << " of " << bytes.size() << " bytes");
     REQUIRE(!read);
     llvm::consumeError(read.takeError());
   }
   llvm::Expected<CompiledProgram> longer =
-      deserializeCompiledProgram(bytes + "x");
+      deserializeCompiledProgram("key", bytes + "x");
   REQUIRE(!longer);
   CHECK(llvm::toString(longer.takeError()) == "it is longer than it says");
 }
 
 TEST_CASE("every changed byte of an entry is found") {
-  std::string bytes = serializeCompiledProgram(makeProgram("object"));
+  std::string bytes = serializeCompiledProgram("key", makeProgram("object"));
   for (size_t i = 0; i < bytes.size(); ++i) {
     std::string damaged = bytes;
     damaged[i] ^= 0x20;
-    llvm::Expected<CompiledProgram> read = deserializeCompiledProgram(damaged);
+    llvm::Expected<CompiledProgram> read =
+        deserializeCompiledProgram("key", damaged);
     INFO("byte " << i << " of " << bytes.size());
     REQUIRE(!read);
     llvm::consumeError(read.takeError());
   }
+}
+
+TEST_CASE("an entry reads back under its own key only") {
+  std::string bytes = serializeCompiledProgram("1234", makeProgram("object"));
+  llvm::Expected<CompiledProgram> read =
+      deserializeCompiledProgram("5678", bytes);
+  REQUIRE(!read);
+  CHECK(llvm::toString(read.takeError()) ==
+        "it was stored under another key: it is another program's entry, "
+        "copied or renamed");
+  // Nor does rewriting the key it names make it pass: the checksum covers
+  // the key.
+  std::string renamed = bytes;
+  renamed.replace(renamed.find("1234"), 4, "5678");
+  read = deserializeCompiledProgram("5678", renamed);
+  REQUIRE(!read);
+  CHECK(llvm::toString(read.takeError()) ==
+        "its checksum does not match its contents");
 }
 
 TEST_CASE("keys depend on every part and on where parts split") {
@@ -130,11 +201,27 @@ TEST_CASE("cache sizes read as LLVM's pruning policy reads them") {
   CHECK(*parseCacheSize("512k") == 512ull << 10);
   CHECK(*parseCacheSize("512m") == 512ull << 20);
   CHECK(*parseCacheSize("2g") == 2ull << 30);
-  for (const char *bad : {"", "lots", "-1", "0", "12q"}) {
+  CHECK(*parseCacheSize("2G") == 2ull << 30);
+  CHECK(*parseCacheSize("18446744073709551615") == UINT64_MAX);
+  CHECK(*parseCacheSize("17179869183g") == 17179869183ull << 30);
+  for (const char *bad :
+       {"", "k", "lots", "-1", "0", "0k", "12q", "1.5g", " 12", "0x10"}) {
     llvm::Expected<uint64_t> size = parseCacheSize(bad);
     INFO(bad);
     REQUIRE(!size);
     llvm::consumeError(size.takeError());
+  }
+}
+
+TEST_CASE("a cache size past 2^64 bytes is an error, not a wrapped size") {
+  for (const char *huge : {"18014398509481985k", "17179869184g",
+                           "18446744073709551616", "99999999999999999999m"}) {
+    llvm::Expected<uint64_t> size = parseCacheSize(huge);
+    INFO(huge);
+    REQUIRE(!size);
+    CHECK(llvm::toString(size.takeError()) ==
+          std::string("--cache-max-size=") + huge +
+              " is too large: a size is at most 2^64 - 1 bytes (16 EiB)");
   }
 }
 
@@ -181,7 +268,8 @@ TEST_CASE("a damaged entry is reported, removed and stored again") {
 TEST_CASE("the least recently used entries are evicted first") {
   TemporaryFolder folder;
   std::string object(4000, 'x');
-  size_t entrySize = serializeCompiledProgram(makeProgram(object)).size();
+  size_t entrySize =
+      serializeCompiledProgram("aaaa", makeProgram(object)).size();
   // Room for two entries, not three.
   llvm::Expected<CompileCache> cache =
       CompileCache::open(folder.path, entrySize * 5 / 2);
@@ -214,4 +302,148 @@ TEST_CASE("a folder that cannot be made is an error that names it") {
   std::string message = llvm::toString(cache.takeError());
   CHECK(message.find("cannot create the cache folder " + file + "/cache") !=
         std::string::npos);
+}
+
+TEST_CASE("another program's entry copied over an entry is not loaded") {
+  TemporaryFolder folder;
+  llvm::Expected<CompileCache> cache =
+      CompileCache::open(folder.path, kDefaultCacheMaxSize);
+  REQUIRE(static_cast<bool>(cache));
+  REQUIRE(!cache->store("aaaa", makeProgram("program a")));
+  REQUIRE(!cache->store("bbbb", makeProgram("program b")));
+  REQUIRE(!llvm::sys::fs::copy_file(cache->getEntryPath("aaaa"),
+                                    cache->getEntryPath("bbbb")));
+
+  CompileCache::Lookup foreign = cache->lookup("bbbb");
+  CHECK(!foreign.program);
+  CHECK(foreign.damage == "it was stored under another key: it is another "
+                          "program's entry, copied or renamed");
+  CHECK(!llvm::sys::fs::exists(cache->getEntryPath("bbbb")));
+  CHECK(cache->lookup("aaaa").program->object == "program a");
+}
+
+TEST_CASE("a cache folder that is not a folder is an error") {
+  TemporaryFolder folder;
+  std::string file = folder.path + "/file";
+  writeFile(file, 10);
+  for (const std::string &path : {file, std::string("/dev/null")}) {
+    INFO(path);
+    CHECK(openError(path) == "the cache folder " + path + " is not a folder");
+  }
+}
+
+TEST_CASE("a cache folder others can write to is refused") {
+  TemporaryFolder folder;
+  std::string shared = folder.path + "/shared";
+  REQUIRE(::mkdir(shared.c_str(), 0700) == 0);
+  std::string makePrivate =
+      "make it writable by its owner alone (chmod go-w " + shared + ")";
+  struct Case {
+    mode_t mode;
+    const char *who;
+    std::string fix;
+  } cases[] = {{0777, "its group and others", makePrivate},
+               {0770, "its group", makePrivate},
+               {0703, "others", makePrivate},
+               // Shared on purpose, as /tmp is.
+               {01777, "its group and others", "use a folder of your own"}};
+  for (const Case &c : cases) {
+    REQUIRE(::chmod(shared.c_str(), c.mode) == 0);
+    char mode[8];
+    std::snprintf(mode, sizeof(mode), "%04o", unsigned(c.mode));
+    INFO(mode);
+    CHECK(openError(shared) ==
+          "the cache folder " + shared + " is writable by " + c.who +
+              " (mode " + mode +
+              "), who could put code in it for gpu-runner to run as you: " +
+              c.fix);
+  }
+  // Readable by all is fine: only writing lets anyone choose the code.
+  REQUIRE(::chmod(shared.c_str(), 0755) == 0);
+  CHECK(static_cast<bool>(CompileCache::open(shared, kDefaultCacheMaxSize)));
+}
+
+TEST_CASE("a cache folder made by the cache is its owner's alone") {
+  TemporaryFolder folder;
+  std::string made = folder.path + "/a/b";
+  mode_t old = ::umask(0);
+  llvm::Expected<CompileCache> cache =
+      CompileCache::open(made, kDefaultCacheMaxSize);
+  ::umask(old);
+  REQUIRE(static_cast<bool>(cache));
+  struct stat status;
+  REQUIRE(::stat(made.c_str(), &status) == 0);
+  CHECK((status.st_mode & 07777) == 0700);
+}
+
+TEST_CASE("a cache folder owned by another user is refused") {
+  // As root, a folder given to nobody; as anyone else, the root folder,
+  // which root owns.
+  TemporaryFolder folder;
+  std::string theirs = "/";
+  uid_t owner = 0;
+  if (::geteuid() == 0) {
+    theirs = folder.path + "/theirs";
+    owner = 65534;
+    REQUIRE(::mkdir(theirs.c_str(), 0755) == 0);
+    REQUIRE(::chown(theirs.c_str(), owner, owner) == 0);
+  }
+  CHECK(openError(theirs) ==
+        "the cache folder " + theirs + " belongs to another user (uid " +
+            std::to_string(owner) +
+            "), who could put code in it for gpu-runner to run as you");
+}
+
+TEST_CASE("a store removes the temporaries of killed stores and counts "
+          "those of running ones") {
+  TemporaryFolder folder;
+  std::string object(4000, 'x');
+  size_t entrySize =
+      serializeCompiledProgram("aaaa", makeProgram(object)).size();
+  // Room for two entries, not three.
+  llvm::Expected<CompileCache> cache =
+      CompileCache::open(folder.path, entrySize * 5 / 2);
+  REQUIRE(static_cast<bool>(cache));
+  std::string stale = folder.path + "/gpu-runner-entry-abc123.tmp.o";
+  std::string running = folder.path + "/gpu-runner-entry-def456.tmp.o";
+  std::string other = folder.path + "/notes.tmp.o";
+  writeFile(
+      stale, entrySize,
+      std::chrono::duration_cast<std::chrono::seconds>(kStaleTemporaryAge) +
+          std::chrono::seconds(60));
+  writeFile(running, entrySize);
+  writeFile(other, 10, std::chrono::hours(24));
+
+  REQUIRE(!cache->store("aaaa", makeProgram(object)));
+  CHECK(!llvm::sys::fs::exists(stale));
+  CHECK(llvm::sys::fs::exists(running));
+  CHECK(llvm::sys::fs::exists(other)); // Not the cache's: left alone.
+  // The running store's file and aaaa fill the room, so storing bbbb
+  // evicts aaaa.
+  setAccessTime(cache->getEntryPath("aaaa"), 300);
+  REQUIRE(!cache->store("bbbb", makeProgram(object)));
+  CHECK(countEntries(folder.path) == 1);
+  CHECK(!cache->lookup("aaaa").program);
+  CHECK(cache->lookup("bbbb").program);
+}
+
+TEST_CASE("the default cache folder is never a relative path") {
+  ScopedEnvironment noCacheDir("GPU_RUNNER_CACHE_DIR", std::nullopt);
+  {
+    ScopedEnvironment xdg("XDG_CACHE_HOME", std::string("/xdg"));
+    CHECK(getDefaultCacheDir() == "/xdg/gpu-runner");
+  }
+  ScopedEnvironment xdg("XDG_CACHE_HOME", std::string("relative"));
+  {
+    ScopedEnvironment home("HOME", std::string("/home/me"));
+    CHECK(getDefaultCacheDir() == "/home/me/.cache/gpu-runner");
+  }
+  for (const char *badHome : {"", "me"}) {
+    ScopedEnvironment home("HOME", std::string(badHome));
+    INFO("HOME=" << badHome);
+    CHECK(getDefaultCacheDir().empty());
+  }
+  ScopedEnvironment emptyXdg("XDG_CACHE_HOME", std::string(""));
+  ScopedEnvironment home("HOME", std::string(""));
+  CHECK(getDefaultCacheDir().empty());
 }
