@@ -250,7 +250,7 @@ TEST_CASE("a damaged entry is reported, removed and stored again") {
   REQUIRE(static_cast<bool>(cache));
   REQUIRE(!cache->store("abcd", makeProgram("object")));
   std::string path = cache->getEntryPath("abcd");
-  uint64_t size;
+  uint64_t size = 0;
   REQUIRE(!llvm::sys::fs::file_size(path, size));
   REQUIRE(::truncate(path.c_str(), size - 3) == 0);
 
