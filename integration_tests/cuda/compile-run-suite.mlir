@@ -10,5 +10,6 @@
 // CHECK: ok run/kernels/async-fork-join.mlir
 // CHECK: ok run/kernels/atomics.mlir
 // CHECK: ok run/kernels/subgroups-and-arguments.mlir
+// CHECK: ok run/kernels/vector-transfer-dynamic.mlir
 // OTHERS: ok examples/vector-add.mlir
 // OTHERS: ok benchmarks/kernels/elementwise.mlir

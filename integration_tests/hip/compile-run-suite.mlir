@@ -9,4 +9,5 @@
 // CHECK: ok run/kernels/async-fork-join.mlir
 // CHECK: ok run/kernels/atomics.mlir
 // CHECK: ok run/kernels/subgroups-and-arguments.mlir
+// CHECK: ok run/kernels/vector-transfer-dynamic.mlir
 // GFX942: ok run/kernels/all-reduce.mlir
