@@ -134,7 +134,7 @@ private:
   LogicalResult copyGlobal(Operation *global);
   LogicalResult lowerDeviceOps(func::FuncOp function);
   LogicalResult lowerShuffle(OpBuilder &b, gpu::ShuffleOp op, Value context,
-                             Value lane);
+                             Value lane, Value laneCount);
   LogicalResult lowerPrintf(OpBuilder &b, gpu::PrintfOp op);
   LogicalResult createKernelEntry(gpu::GPUFuncOp kernel);
 
@@ -326,7 +326,8 @@ LogicalResult GpuModuleToHost::copyFunction(FunctionOpInterface function) {
 }
 
 LogicalResult GpuModuleToHost::lowerShuffle(OpBuilder &b, gpu::ShuffleOp op,
-                                            Value context, Value lane) {
+                                            Value context, Value lane,
+                                            Value laneCount) {
   Location loc = op.getLoc();
   Value offset = op.getOffset(), width = op.getWidth();
   Value source;
@@ -345,18 +346,20 @@ LogicalResult GpuModuleToHost::lowerShuffle(OpBuilder &b, gpu::ShuffleOp op,
     break;
   }
   // Valid when this lane takes part (lane < width) and its source is one
-  // of the lanes that do; otherwise the lane keeps its own value.
+  // of the lanes that do and exists: the partial last subgroup of a block
+  // has only `laneCount` lanes. Otherwise the lane keeps its own value.
   Value zero = constantI32(b, loc, 0);
   auto lessThan = [&](Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
   };
   Value valid = arith::AndIOp::create(
       b, loc, lessThan(lane, width),
-      arith::AndIOp::create(b, loc,
-                            arith::CmpIOp::create(b, loc,
-                                                  arith::CmpIPredicate::sge,
-                                                  source, zero),
-                            lessThan(source, width)));
+      arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, source,
+                                zero),
+          arith::AndIOp::create(b, loc, lessThan(source, width),
+                                lessThan(source, laneCount))));
   Value sourceLane = arith::SelectOp::create(b, loc, valid, source, zero);
   Value location = getConstantString(b, loc, getRuntimeLocation(op));
 
@@ -464,6 +467,19 @@ LogicalResult GpuModuleToHost::lowerDeviceOps(func::FuncOp function) {
   Value subgroupSize = constantIndex(b, loc, kHostSubgroupSize);
   Value laneIndex = arith::RemUIOp::create(b, loc, linear, subgroupSize);
   Value lane32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), laneIndex);
+  // The lanes of this thread's subgroup: fewer than the subgroup size in
+  // the partial last subgroup of a block whose size is not a multiple of it.
+  Value threads = arith::MulIOp::create(
+      b, loc, argument(kBlockDimArg),
+      arith::MulIOp::create(b, loc, argument(kBlockDimArg + 1),
+                            argument(kBlockDimArg + 2)));
+  Value laneCount = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(),
+      arith::MinUIOp::create(
+          b, loc, subgroupSize,
+          arith::SubIOp::create(
+              b, loc, threads,
+              arith::SubIOp::create(b, loc, linear, laneIndex))));
 
   SmallVector<Operation *> ops;
   function.walk([&](Operation *op) {
@@ -506,10 +522,6 @@ LogicalResult GpuModuleToHost::lowerDeviceOps(func::FuncOp function) {
           op.erase();
         })
         .Case([&](gpu::NumSubgroupsOp op) {
-          Value threads = arith::MulIOp::create(
-              b, loc, argument(kBlockDimArg),
-              arith::MulIOp::create(b, loc, argument(kBlockDimArg + 1),
-                                    argument(kBlockDimArg + 2)));
           op.replaceAllUsesWith(
               arith::CeilDivUIOp::create(b, loc, threads, subgroupSize)
                   .getResult());
@@ -522,7 +534,7 @@ LogicalResult GpuModuleToHost::lowerDeviceOps(func::FuncOp function) {
           op.erase();
         })
         .Case([&](gpu::ShuffleOp op) {
-          result = lowerShuffle(b, op, context, lane32);
+          result = lowerShuffle(b, op, context, lane32, laneCount);
         })
         .Case([&](gpu::PrintfOp op) { result = lowerPrintf(b, op); })
         .Case([&](gpu::DynamicSharedMemoryOp op) {

@@ -1,14 +1,28 @@
 //===- LowerGpuReductions.cpp - Reductions to shuffles and barriers -------===//
+//
+// gpu.all_reduce and gpu.subgroup_reduce become xor butterflies of
+// gpu.shuffle, gpu.all_reduce with a workgroup buffer between barriers.
+// Upstream's rewrites do the same but assume full subgroups (a subgroup
+// reduction in a block of 4 threads counts the 28 missing lanes too) and
+// build gpu.all_reduce out of blocks and branches, which only works at the
+// top level of a kernel; these are built of scf ops, so they run anywhere
+// in uniform control flow, and reduce over the lanes that exist: a block
+// whose size is not a multiple of the subgroup size ends in a partial
+// subgroup, whose missing lanes take no part.
+//
+//===----------------------------------------------------------------------===//
 
 #include "lowering/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "wrappers/HostKernelAbi.h"
 
 namespace gpu_runner {
 #define GEN_PASS_DEF_LOWERGPUREDUCTIONS
@@ -19,6 +33,284 @@ using namespace mlir;
 
 namespace gpu_runner {
 namespace {
+
+/// Combines two values of a reduction where the builder stands.
+using Combiner = std::function<Value(OpBuilder &, Location, Value, Value)>;
+
+Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// The caller's place in its subgroup, as index values.
+struct SubgroupLanes {
+  /// The thread's linear id in its block (x fastest, as a GPU numbers
+  /// lanes) and the block's thread count.
+  Value linear, threads;
+  /// The lane id, and how many lanes of the subgroup take part: the
+  /// subgroup size, fewer in the partial last subgroup of a block.
+  Value lane, count;
+};
+
+SubgroupLanes getSubgroupLanes(OpBuilder &b, Location loc,
+                               int64_t subgroupSize) {
+  auto id = [&](gpu::Dimension d) -> Value {
+    return gpu::ThreadIdOp::create(b, loc, d);
+  };
+  auto dim = [&](gpu::Dimension d) -> Value {
+    return gpu::BlockDimOp::create(b, loc, d);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulIOp::create(b, loc, x, y);
+  };
+  using gpu::Dimension;
+  SubgroupLanes lanes;
+  lanes.linear =
+      add(id(Dimension::x),
+          mul(dim(Dimension::x),
+              add(id(Dimension::y), mul(dim(Dimension::y), id(Dimension::z)))));
+  lanes.threads =
+      mul(dim(Dimension::x), mul(dim(Dimension::y), dim(Dimension::z)));
+  Value size = constantIndex(b, loc, subgroupSize);
+  lanes.lane = arith::RemUIOp::create(b, loc, lanes.linear, size);
+  Value before = arith::SubIOp::create(b, loc, lanes.linear, lanes.lane);
+  lanes.count = arith::MinUIOp::create(
+      b, loc, size, arith::SubIOp::create(b, loc, lanes.threads, before));
+  return lanes;
+}
+
+/// The bits of a value of `type`: an integer or float, or a vector of them.
+int64_t getBitWidth(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getNumElements() *
+           vector.getElementType().getIntOrFloatBitWidth();
+  return type.getIntOrFloatBitWidth();
+}
+
+/// `gpu.shuffle` of `value` from lane `lane` (idx) or `lane ^ offset` (xor)
+/// over the whole subgroup. A value that fits `bitwidth` bits, the most one
+/// shuffle moves on the target, travels as one integer of 32 or 64 bits
+/// (what the targets' shuffles take); a wider one as it is.
+Value shuffle(OpBuilder &b, Location loc, Value value, Value offset,
+              gpu::ShuffleMode mode, int64_t subgroupSize, unsigned bitwidth) {
+  Type type = value.getType();
+  Value width = arith::ConstantIntOp::create(b, loc, subgroupSize, 32);
+  int64_t bits = getBitWidth(type);
+  if (bits > int64_t(bitwidth))
+    return gpu::ShuffleOp::create(b, loc, value, offset, width, mode)
+        .getShuffleResult();
+
+  Type bitsType = b.getIntegerType(bits);
+  Type carrier = b.getIntegerType(bits <= 32 ? 32 : 64);
+  Value packed = value;
+  if (isa<VectorType>(type))
+    packed = vector::ExtractOp::create(
+        b, loc,
+        vector::BitCastOp::create(b, loc, VectorType::get({1}, bitsType),
+                                  value),
+        int64_t{0});
+  else if (type != bitsType)
+    packed = arith::BitcastOp::create(b, loc, bitsType, value);
+  if (bitsType != carrier)
+    packed = arith::ExtUIOp::create(b, loc, carrier, packed);
+
+  Value result = gpu::ShuffleOp::create(b, loc, packed, offset, width, mode)
+                     .getShuffleResult();
+
+  if (bitsType != carrier)
+    result = arith::TruncIOp::create(b, loc, bitsType, result);
+  if (auto vectorType = dyn_cast<VectorType>(type))
+    return vector::BitCastOp::create(
+        b, loc, vectorType,
+        vector::BroadcastOp::create(b, loc, VectorType::get({1}, bitsType),
+                                    result));
+  if (type != bitsType)
+    result = arith::BitcastOp::create(b, loc, type, result);
+  return result;
+}
+
+/// Reduces `value` over each cluster of `clusterSize` lanes `stride` apart
+/// with an xor butterfly of shuffles. Lanes at or past `lanes.count` do not
+/// exist (a GPU gives unspecified values for them), so their values are left
+/// out: the first lane of each cluster ends with the reduction over the
+/// cluster's lanes that exist, and in a full subgroup every lane does.
+Value reduceOverLanes(OpBuilder &b, Location loc, Value value,
+                      const SubgroupLanes &lanes, int64_t clusterSize,
+                      int64_t stride, int64_t subgroupSize, unsigned bitwidth,
+                      const Combiner &combine) {
+  for (int64_t offset = stride; offset < stride * clusterSize; offset <<= 1) {
+    Value shuffled =
+        shuffle(b, loc, value, arith::ConstantIntOp::create(b, loc, offset, 32),
+                gpu::ShuffleMode::XOR, subgroupSize, bitwidth);
+    Value source = arith::XOrIOp::create(b, loc, lanes.lane,
+                                         constantIndex(b, loc, offset));
+    Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         source, lanes.count);
+    Value current = value;
+    value =
+        scf::IfOp::create(
+            b, loc, exists,
+            [&](OpBuilder &b, Location loc) {
+              scf::YieldOp::create(b, loc, combine(b, loc, current, shuffled));
+            },
+            [&](OpBuilder &b, Location loc) {
+              scf::YieldOp::create(b, loc, current);
+            })
+            .getResult(0);
+  }
+  return value;
+}
+
+Combiner getCombiner(gpu::AllReduceOperation operation) {
+  return [operation](OpBuilder &b, Location loc, Value lhs, Value rhs) {
+    return vector::makeArithReduction(
+        b, loc, gpu::convertReductionKind(operation), lhs, rhs);
+  };
+}
+
+/// Combines through a copy of `body`, gpu.all_reduce's region, in an
+/// scf.execute_region (which may hold several blocks anywhere).
+Combiner getCombiner(Region &body) {
+  return [&body](OpBuilder &b, Location loc, Value lhs, Value rhs) {
+    auto execute =
+        scf::ExecuteRegionOp::create(b, loc, TypeRange{lhs.getType()});
+    IRMapping mapping;
+    mapping.map(body.getArgument(0), lhs);
+    mapping.map(body.getArgument(1), rhs);
+    body.cloneInto(&execute.getRegion(), mapping);
+    for (Block &block : execute.getRegion()) {
+      auto yield = dyn_cast<gpu::YieldOp>(block.getTerminator());
+      if (!yield)
+        continue;
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(yield);
+      scf::YieldOp::create(b, yield.getLoc(), yield.getOperands());
+      yield.erase();
+    }
+    return execute.getResult(0);
+  };
+}
+
+/// gpu.all_reduce: each subgroup reduces its values, its first lane writes
+/// the result to a workgroup buffer, and after a barrier the first subgroup
+/// reduces those and writes the total, which every thread reads after a
+/// second barrier. The buffer has one slot per subgroup (a block has at most
+/// subgroupSize^2 threads, 1024 for 32) and a separate one for the total,
+/// so that in a loop the next round's partials never overwrite a total that
+/// a slower thread has yet to read.
+LogicalResult lowerAllReduce(gpu::AllReduceOp op, int64_t subgroupSize,
+                             unsigned bitwidth) {
+  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+  if (!kernel || !kernel.isKernel())
+    return op.emitError()
+           << "'gpu.all_reduce' is supported in kernels only (a gpu.func "
+              "with the kernel attribute): it combines the subgroups' "
+              "results in the kernel's workgroup memory";
+  Combiner combine = op.getBody().empty() ? getCombiner(*op.getOp())
+                                          : getCombiner(op.getBody());
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Type type = op.getType();
+  MLIRContext *context = op.getContext();
+
+  SubgroupLanes lanes = getSubgroupLanes(b, loc, subgroupSize);
+  Value partial =
+      reduceOverLanes(b, loc, op.getValue(), lanes, subgroupSize,
+                      /*stride=*/1, subgroupSize, bitwidth, combine);
+
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  Value buffer = kernel.addWorkgroupAttribution(
+      MemRefType::get({subgroupSize + 1}, type, AffineMap(), workgroup), loc);
+  Value zero = constantIndex(b, loc, 0);
+  Value one = constantIndex(b, loc, 1);
+  Value size = constantIndex(b, loc, subgroupSize);
+  Value firstLane =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lanes.lane, zero);
+  scf::IfOp::create(b, loc, firstLane, [&](OpBuilder &b, Location loc) {
+    Value subgroup = arith::DivUIOp::create(b, loc, lanes.linear, size);
+    memref::StoreOp::create(b, loc, partial, buffer, subgroup);
+    scf::YieldOp::create(b, loc);
+  });
+  gpu::BarrierOp::create(b, loc);
+
+  // The first subgroup, all its lanes together, reduces the partials.
+  Value firstSubgroup = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              lanes.linear, size);
+  scf::IfOp::create(b, loc, firstSubgroup, [&](OpBuilder &b, Location loc) {
+    SubgroupLanes partials = lanes;
+    partials.count = arith::CeilDivUIOp::create(b, loc, lanes.threads, size);
+    // Lanes past the partials read the last one; the butterfly leaves it out.
+    Value slot = arith::MinUIOp::create(
+        b, loc, lanes.lane, arith::SubIOp::create(b, loc, partials.count, one));
+    Value own = memref::LoadOp::create(b, loc, buffer, slot);
+    Value total =
+        reduceOverLanes(b, loc, own, partials, subgroupSize,
+                        /*stride=*/1, subgroupSize, bitwidth, combine);
+    scf::IfOp::create(b, loc, firstLane, [&](OpBuilder &b, Location loc) {
+      memref::StoreOp::create(b, loc, total, buffer, size);
+      scf::YieldOp::create(b, loc);
+    });
+    scf::YieldOp::create(b, loc);
+  });
+  gpu::BarrierOp::create(b, loc);
+  Value result = memref::LoadOp::create(b, loc, buffer, size);
+  op.replaceAllUsesWith(result);
+  op.erase();
+  return success();
+}
+
+/// gpu.subgroup_reduce whose value fits one shuffle (larger vectors are
+/// broken down first): the butterfly over each cluster, then, in a partial
+/// subgroup only, the result of each cluster's first lane to all its lanes.
+struct SubgroupReduceToShuffles : OpRewritePattern<gpu::SubgroupReduceOp> {
+  SubgroupReduceToShuffles(MLIRContext *context, int64_t subgroupSize,
+                           unsigned bitwidth)
+      : OpRewritePattern(context), subgroupSize(subgroupSize),
+        bitwidth(bitwidth) {}
+
+  LogicalResult matchAndRewrite(gpu::SubgroupReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (isa<VectorType>(type) && getBitWidth(type) > int64_t(bitwidth))
+      return rewriter.notifyMatchFailure(op, "to be broken down first");
+    Location loc = op.getLoc();
+    int64_t clusterSize = op.getClusterSize().value_or(subgroupSize);
+    int64_t stride = op.getClusterStride();
+    SubgroupLanes lanes = getSubgroupLanes(rewriter, loc, subgroupSize);
+    Value reduced = reduceOverLanes(rewriter, loc, op.getValue(), lanes,
+                                    clusterSize, stride, subgroupSize, bitwidth,
+                                    getCombiner(op.getOp()));
+    Value partial = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, lanes.count,
+        constantIndex(rewriter, loc, subgroupSize));
+    Value result =
+        scf::IfOp::create(
+            rewriter, loc, partial,
+            [&](OpBuilder &b, Location loc) {
+              Value clusterLanes =
+                  constantIndex(b, loc, ~((clusterSize - 1) * stride));
+              Value first = arith::IndexCastOp::create(
+                  b, loc, b.getI32Type(),
+                  arith::AndIOp::create(b, loc, lanes.lane, clusterLanes));
+              scf::YieldOp::create(b, loc,
+                                   shuffle(b, loc, reduced, first,
+                                           gpu::ShuffleMode::IDX, subgroupSize,
+                                           bitwidth));
+            },
+            [&](OpBuilder &b, Location loc) {
+              scf::YieldOp::create(b, loc, reduced);
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  int64_t subgroupSize;
+  unsigned bitwidth;
+};
 
 /// gpu.subgroup_size as a constant.
 struct SubgroupSizeToConstant : OpRewritePattern<gpu::SubgroupSizeOp> {
@@ -58,24 +350,45 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
+    int64_t size = subgroupSize;
+    if (failed(checkClusters(size)))
+      return signalPassFailure();
+    SmallVector<gpu::AllReduceOp> allReduces;
+    getOperation().walk([&](gpu::AllReduceOp op) { allReduces.push_back(op); });
+    for (gpu::AllReduceOp op : allReduces)
+      if (failed(lowerAllReduce(op, size, shuffleBitwidth)))
+        return signalPassFailure();
+
     RewritePatternSet patterns(&getContext());
-    populateGpuAllReducePatterns(patterns);
     populateGpuGlobalIdPatterns(patterns);
     if (lowerSubgroupId) {
       populateGpuSubgroupIdPatterns(patterns);
       // What that rewrite leaves: the subgroup size.
-      int64_t size = subgroupSize;
       patterns.add<SubgroupSizeToConstant>(&getContext(), size);
       // The block's threads in subgroups, the last one possibly partial.
       patterns.add<NumSubgroupsFromBlockSize>(&getContext(), size);
     }
     populateGpuBreakDownSubgroupReducePatterns(patterns, shuffleBitwidth);
-    populateGpuLowerSubgroupReduceToShufflePatterns(patterns, subgroupSize,
-                                                    shuffleBitwidth);
-    populateGpuLowerClusteredSubgroupReduceToShufflePatterns(
-        patterns, subgroupSize, shuffleBitwidth);
+    patterns.add<SubgroupReduceToShuffles>(&getContext(), size,
+                                           shuffleBitwidth);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
+  }
+
+private:
+  /// A cluster must fit in a subgroup.
+  LogicalResult checkClusters(int64_t size) {
+    WalkResult result = getOperation().walk([&](gpu::SubgroupReduceOp op) {
+      std::optional<uint32_t> clusterSize = op.getClusterSize();
+      if (!clusterSize || int64_t(*clusterSize) * op.getClusterStride() <= size)
+        return WalkResult::advance();
+      op.emitError() << "a cluster of " << *clusterSize << " lanes "
+                     << op.getClusterStride()
+                     << " apart does not fit in a subgroup of " << size
+                     << " lanes";
+      return WalkResult::interrupt();
+    });
+    return failure(result.wasInterrupted());
   }
 };
 

@@ -56,11 +56,15 @@ def LowerGpuReductions : Pass<"gpu-runner-lower-gpu-reductions",
   let summary = "Rewrite gpu.all_reduce and gpu.subgroup_reduce into shuffles, "
                 "barriers and workgroup memory";
   let description = [{
-    Upstream's rewrites, with a subgroup size of 32, applied inside kernel
-    modules: `gpu.all_reduce` becomes subgroup reductions combined through
-    a workgroup buffer between barriers, `gpu.subgroup_reduce` becomes an xor
-    butterfly of `gpu.shuffle`s, and `gpu.global_id` becomes
-    `block_id * block_dim + thread_id`. What is left for a backend to run is
+    Inside kernel modules: `gpu.subgroup_reduce` becomes an xor butterfly
+    of `gpu.shuffle`s over each cluster, and `gpu.all_reduce` subgroup
+    butterflies whose results the first subgroup combines through a
+    workgroup buffer between two barriers; `gpu.global_id` becomes
+    `block_id * block_dim + thread_id`. Both reductions are built of `scf`
+    ops, so they may stand in `scf.if` and `scf.for` (uniform control
+    flow), and both reduce over the lanes that exist: the last subgroup of
+    a block whose size is not a multiple of the subgroup size is partial,
+    and its missing lanes take no part. What is left for a backend to run is
     barriers and shuffles.
   }];
   let options = [
@@ -78,6 +82,7 @@ def LowerGpuReductions : Pass<"gpu-runner-lower-gpu-reductions",
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];
 }

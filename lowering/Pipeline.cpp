@@ -147,14 +147,19 @@ void registerPipelinePasses() {
 namespace {
 
 /// The kernels' own dialects down to what the GPU targets' conversions take.
+/// Each pass comes after those that make the ops it lowers: vector-to-scf
+/// makes the transfers of rank 1 that gpu-runner-lower-vector-ops lowers
+/// (the targets' conversions do not), it and expand-strided-metadata make
+/// affine.apply, lower-affine scf loops.
 void addKernelDialectPasses(OpPassManager &kernels) {
-  kernels.addPass(createLowerAffinePass());
   kernels.addPass(createConvertComplexToStandardPass());
   kernels.addPass(math::createMathExpandOpsPass(
       math::MathExpandOpsPassOptions{{"clampf"}}));
   kernels.addPass(createConvertVectorToSCFPass());
-  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createLowerVectorOps());
   kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(arith::createArithExpandOpsPass());
   kernels.addPass(createLowerFloatAtomics());
 }
@@ -258,19 +263,22 @@ void buildHostPipeline(OpPassManager &pm, Backend backend,
   pm.addPass(createAsyncGpuRegions());
   // Dynamic sizes of host and kernel allocations, checked when they run.
   pm.addPass(createCheckAllocSizes());
-  // Host dialects down to what converts to LLVM directly.
+  // Host dialects down to what converts to LLVM directly. Each pass comes
+  // after those that make the ops it lowers: linalg-to-loops, vector-to-scf
+  // and expand-strided-metadata make affine.apply; complex-to-standard makes
+  // math ops; those and lower-affine make scf ops.
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandReallocPass());
   pm.addPass(createConvertComplexToStandardPass());
   pm.addPass(createConvertMathToFuncs());
-  pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createLowerVectorOps());
   // clampf is the one math op without an LLVM or libm lowering.
   pm.addPass(math::createMathExpandOpsPass(
       math::MathExpandOpsPassOptions{{"clampf"}}));
-  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(arith::createArithExpandOpsPass());
   // Everything to LLVM but the async ops, whose values it converts...
   pm.addPass(createGpuToLLVM());

@@ -3,8 +3,9 @@
 prints one line per program, "ok NAME" or "failed NAME" followed by the
 runner's errors; exits 1 if any failed. Programs whose RUN lines pass other
 flags are compiled with the entry point their first RUN line names; those
-that need a library of the test's own, or have no entry point, are listed as
-"skipped NAME".
+that need a library of the test's own, have no entry point, or say
+"REQUIRES: host" (they use what only the host backend compiles) are listed
+as "skipped NAME".
 
     compile-all.py "RUNNER [FLAGS]" ROOT FOLDER...
 """
@@ -17,6 +18,8 @@ import sys
 # Programs that need more than the runner and the file: a library of the
 # test's own, or no entry point of their own.
 NEEDS_MORE = {"shared-libs.mlir", "examples.mlir"}
+# Programs for the host backend only (the feature `host`, not `host-cxx`).
+HOST_ONLY = re.compile(r"REQUIRES:.*(?<![\w-])host(?![\w-])")
 
 
 def main():
@@ -32,9 +35,13 @@ def main():
                 print("skipped " + label)
                 continue
             path = os.path.join(directory, name)
+            lines = open(path).readlines()
+            if any(HOST_ONLY.search(line) for line in lines):
+                print("skipped " + label)
+                continue
             # The entry point the first RUN line names, if it names one.
             flags = []
-            run_lines = [line for line in open(path) if "RUN:" in line]
+            run_lines = [line for line in lines if "RUN:" in line]
             first = run_lines[0] if run_lines else ""
             entry = re.search(r"(?:^|\s)(-e \S+)", first)
             if entry:

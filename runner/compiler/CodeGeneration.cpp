@@ -8,6 +8,8 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/LowerMatrixIntrinsics.h"
 
 #include <algorithm>
 
@@ -47,6 +49,36 @@ void defineInitializerFunction(llvm::Module &module, StringRef arrayName,
   builder.CreateRetVoid();
 }
 
+/// Lowers the llvm.matrix.* intrinsics (transpose, multiply, column-major
+/// loads and stores) to vector code, as clang does for its matrix types:
+/// instruction selection has no lowering for them and aborts. Runs at every
+/// optimization level, -O0 included (LLVM's default pipelines add the pass
+/// only under its -enable-matrix flag): the minimal form at -O0, the one
+/// that fuses operations above.
+void lowerMatrixIntrinsics(llvm::Module &module, llvm::TargetMachine &machine,
+                           unsigned optLevel) {
+  bool usesMatrices = llvm::any_of(module, [](const llvm::Function &function) {
+    return function.isIntrinsic() &&
+           function.getName().starts_with("llvm.matrix.");
+  });
+  if (!usesMatrices)
+    return;
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  llvm::ModulePassManager passes;
+  passes.addPass(llvm::createModuleToFunctionPassAdaptor(
+      llvm::LowerMatrixIntrinsicsPass(/*Minimal=*/optLevel == 0)));
+  passes.run(module, modules);
+}
+
 } // namespace
 
 llvm::Expected<std::string> compileModule(llvm::Module &module,
@@ -67,6 +99,7 @@ llvm::Expected<std::string> compileModule(llvm::Module &module,
     return machine.takeError();
   {
     TimingScope optimizeTiming = timing.nest("LLVM optimization");
+    lowerMatrixIntrinsics(module, *machine, target.getOptLevel());
     auto optimize =
         makeOptimizingTransformer(target.getOptLevel(), 0, &*machine);
     if (llvm::Error error = optimize(&module))
