@@ -16,6 +16,7 @@
 #include "wrappers/Backend.h"
 #include "wrappers/MgpuAbi.h"
 #include "wrappers/Runtime.h"
+#include "wrappers/common/ProgramHeap.h"
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/common/StridedCopy.h"
 
@@ -59,6 +60,8 @@ std::vector<RuntimeSymbol> getRuntimeSymbols() {
 #include "wrappers/MgpuAbi.def"
   };
   for (const RuntimeSymbol &symbol : getKernelAbiSymbols())
+    symbols.push_back(symbol);
+  for (const RuntimeSymbol &symbol : getProgramHeapSymbols())
     symbols.push_back(symbol);
   return symbols;
 }
