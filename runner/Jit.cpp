@@ -145,6 +145,10 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
   // What JITLink links best, as LLJIT would choose when it compiles.
   machineBuilder->setRelocationModel(Reloc::PIC_);
   machineBuilder->setCodeModel(CodeModel::Small);
+  // An `unreachable` that is reached traps, also after a call that does
+  // not return, rather than running into whatever code comes next.
+  machineBuilder->getOptions().TrapUnreachable = true;
+  machineBuilder->getOptions().NoTrapAfterNoreturn = false;
 
   // No platform: the program's constructors and destructors are plain
   // functions (kInitFunctionName), and the generic IR platform would only
@@ -260,9 +264,14 @@ Expected<TargetMachine &> Jit::getTargetMachine() {
 }
 
 std::string Jit::getTargetDescription() const {
+  // The target options that change the code are part of it, so that the
+  // compile cache misses code generated without them.
+  const TargetOptions &options = machineBuilder.getOptions();
   return machineBuilder.getTargetTriple().str() + " " +
          machineBuilder.getCPU() + " " +
-         machineBuilder.getFeatures().getString();
+         machineBuilder.getFeatures().getString() +
+         (options.TrapUnreachable ? " trap-unreachable" : "") +
+         (options.NoTrapAfterNoreturn ? " no-trap-after-noreturn" : "");
 }
 
 Error Jit::defineSymbols(

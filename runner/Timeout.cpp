@@ -2,9 +2,10 @@
 //
 // A timer signal rather than a watchdog thread: it needs no thread that the
 // exit paths would have to stop, and it fires whatever the program's threads
-// do. The handler uses write and _Exit, plus one fflush of stdout, when no
-// other thread holds it, so that the program's output comes before the
-// error, as with every other error.
+// do. Like every other error it is the process's one report
+// (wrappers/common/FatalReport.h): the program's output comes first when no
+// other thread holds stdout, and a timeout while another thread reports an
+// error waits for that one.
 // It says what the run was doing (Activity.h): a run may time out before
 // the program starts, reading a pipe that never ends or compiling.
 //
@@ -13,6 +14,7 @@
 #include "runner/Timeout.h"
 
 #include "runner/Activity.h"
+#include "wrappers/common/FatalReport.h"
 
 #include <csignal>
 #include <cstdio>
@@ -29,18 +31,37 @@ namespace {
 /// "error: timed out after N s (--timeout=N)".
 char timeoutMessage[128];
 
+/// Appends `text` to `buffer`, which holds `length` of its `size` bytes.
+void append(char *buffer, size_t size, size_t &length, const char *text) {
+  while (*text && length < size)
+    buffer[length++] = *text++;
+}
+
 void onTimeout(int) {
-  flushStdoutIfUnlocked();
-  writeToStderr(timeoutMessage);
+  switch (beginFatalReport()) {
+  case FatalReportClaim::Claimed:
+    break;
+  case FatalReportClaim::OtherThread:
+    waitForFatalReport();
+  case FatalReportClaim::Again:
+    finishFatalReport();
+  }
+  char message[512];
+  size_t length = 0;
+  // One byte is kept for the newline.
+  size_t size = sizeof(message) - 1;
+  append(message, size, length, timeoutMessage);
   const char *activity = getActivity();
   if (std::strcmp(activity, kRunningActivity) == 0) {
-    writeToStderr(": the program was still running\n");
+    append(message, size, length, ": the program was still running");
   } else {
-    writeToStderr(" while ");
-    writeToStderr(activity);
-    writeToStderr("\n");
+    append(message, size, length, " while ");
+    append(message, size, length, activity);
   }
-  _Exit(1);
+  message[length++] = '\n';
+  setFatalReportMessage(message, length);
+  flushProgramOutputIfFree();
+  finishFatalReport();
 }
 
 } // namespace

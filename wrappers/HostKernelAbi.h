@@ -65,6 +65,11 @@ static_assert(sizeof(HostKernelContext) == 8 * kContextSlotCount);
 /// Workgroup memory offsets and the dynamic part are aligned to this.
 constexpr int64_t kHostSharedMemoryAlignment = 16;
 
+/// The kind of the llvm.ubsantrap that host code (kernels included) runs
+/// where it reaches an `unreachable` of the program: the fault handler tells
+/// it from llvm.trap by it and says that unreachable code was reached.
+constexpr uint8_t kUnreachableTrapKind = 0x75;
+
 } // namespace gpu_runner
 
 #endif // GPU_RUNNER_WRAPPERS_HOSTKERNELABI_H

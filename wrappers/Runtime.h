@@ -95,6 +95,10 @@ public:
   virtual Status allocate(uint64_t bytes, void *stream, bool hostShared,
                           const char *loc, void *&result) = 0;
   virtual Status free(void *ptr, void *stream, const char *loc) = 0;
+  /// What holds `ptr` if it is device memory the backend knows ("the
+  /// 64-byte allocation made by gpu.alloc at f.mlir:3:5"), else an empty
+  /// string: the program's free() of device memory is then an error.
+  virtual std::string describeDeviceMemory(const void *ptr) { return ""; }
   virtual Status memcpy(void *dst, const void *src, uint64_t bytes,
                         void *stream, const char *loc) = 0;
   virtual Status memcpyStrided(int64_t rank, void *dstDescriptor,

@@ -2,10 +2,15 @@
 
 #include "runner/compiler/CompilerSteps.h"
 
+#include "wrappers/HostKernelAbi.h"
+
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -79,6 +84,32 @@ void lowerMatrixIntrinsics(llvm::Module &module, llvm::TargetMachine &machine,
   passes.run(module, modules);
 }
 
+/// Makes every `unreachable` of the program that no call which does not
+/// return comes before trap with llvm.ubsantrap(kUnreachableTrapKind), so
+/// that reaching one is an error that says so (the host backend's fault
+/// handler tells that trap from llvm.trap) instead of running into whatever
+/// code comes next. Done before optimization: a branch to such a block is
+/// then a check the optimizer keeps, not a promise it may build on.
+void trapAtUnreachable(llvm::Module &module) {
+  if (!module.getTargetTriple().isX86())
+    return; // Elsewhere TrapUnreachable's plain trap is all there is.
+  llvm::SmallVector<llvm::UnreachableInst *> unreachables;
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &instruction : llvm::instructions(function))
+      if (auto *unreachable =
+              llvm::dyn_cast<llvm::UnreachableInst>(&instruction)) {
+        auto *call =
+            llvm::dyn_cast_or_null<llvm::CallBase>(unreachable->getPrevNode());
+        if (!call || !call->doesNotReturn())
+          unreachables.push_back(unreachable);
+      }
+  for (llvm::UnreachableInst *unreachable : unreachables) {
+    llvm::IRBuilder<> builder(unreachable);
+    builder.CreateIntrinsic(llvm::Intrinsic::ubsantrap, {},
+                            {builder.getInt8(kUnreachableTrapKind)});
+  }
+}
+
 } // namespace
 
 llvm::Expected<std::string> compileModule(llvm::Module &module,
@@ -86,6 +117,7 @@ llvm::Expected<std::string> compileModule(llvm::Module &module,
                                           TimingScope &timing) {
   defineInitializerFunction(module, "llvm.global_ctors", kInitFunctionName);
   defineInitializerFunction(module, "llvm.global_dtors", kFiniFunctionName);
+  trapAtUnreachable(module);
   // Frames larger than a page touch each page on the way down, so that a
   // kernel whose private memory overflows a fiber's stack faults on the
   // guard page below it (which the host backend reports) rather than

@@ -56,9 +56,18 @@ LogicalResult checkEntryPoint(ModuleOp module, StringRef name,
   if (!function)
     return symbol->emitError()
            << "entry point '" << name << "' is not a function";
-  if (function.isExternal())
+  if (function.isExternal()) {
+    // A declaration the lowering made (malloc, an mgpu function) has no
+    // location of its own in the input.
+    if (function.getLoc() == module.getLoc() ||
+        isa<UnknownLoc>(function.getLoc()))
+      return emitError(getModuleLocation(module))
+             << "entry point '" << name
+             << "' is not a function of the program (the runtime provides "
+                "it); name one of the program's functions with -e";
     return function.emitError()
            << "entry point '" << name << "' is declared but not defined";
+  }
   LLVM::LLVMFunctionType type = function.getFunctionType();
   if (type.getNumParams() != 0 || type.isVarArg())
     return function.emitError()

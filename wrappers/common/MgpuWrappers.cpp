@@ -16,6 +16,8 @@
 #include "wrappers/Backend.h"
 #include "wrappers/MgpuAbi.h"
 #include "wrappers/Runtime.h"
+#include "wrappers/common/FatalReport.h"
+#include "wrappers/common/ProgramHeap.h"
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/common/StridedCopy.h"
 
@@ -59,6 +61,8 @@ std::vector<RuntimeSymbol> getRuntimeSymbols() {
 #include "wrappers/MgpuAbi.def"
   };
   for (const RuntimeSymbol &symbol : getKernelAbiSymbols())
+    symbols.push_back(symbol);
+  for (const RuntimeSymbol &symbol : getProgramHeapSymbols())
     symbols.push_back(symbol);
   return symbols;
 }
@@ -275,6 +279,8 @@ void mgpuMemcpyAt(void *dst, void *src, uint64_t sizeBytes, void *stream,
 void mgpuMemcpyStridedAt(int64_t rank, void *dstDescriptor, void *srcDescriptor,
                          int64_t elementSizeBytes, void *stream,
                          const char *loc) {
+  // The descriptors are the program's memory, read here.
+  RunningOpScope running(loc);
   check(getRuntime().memcpyStrided(rank, dstDescriptor, srcDescriptor,
                                    elementSizeBytes, stream, loc),
         loc);
@@ -303,6 +309,7 @@ void mgpuMemset64At(void *dst, uint64_t value, uint64_t count, void *stream,
 void mgpuMemsetStridedAt(int64_t rank, void *descriptor,
                          int64_t elementSizeBytes, uint64_t value, void *stream,
                          const char *loc) {
+  RunningOpScope running(loc);
   check(getRuntime().memsetStrided(rank, descriptor, elementSizeBytes, value,
                                    stream, loc),
         loc);
@@ -310,6 +317,7 @@ void mgpuMemsetStridedAt(int64_t rank, void *descriptor,
 
 void mgpuMemHostRegisterMemRefAt(int64_t rank, void *descriptor,
                                  int64_t elementSizeBytes, const char *loc) {
+  RunningOpScope running(loc);
   check(
       getRuntime().hostRegisterMemRef(rank, descriptor, elementSizeBytes, loc),
       loc);
@@ -317,6 +325,7 @@ void mgpuMemHostRegisterMemRefAt(int64_t rank, void *descriptor,
 
 void mgpuMemHostUnregisterMemRefAt(int64_t rank, void *descriptor,
                                    int64_t elementSizeBytes, const char *loc) {
+  RunningOpScope running(loc);
   check(getRuntime().hostUnregisterMemRef(rank, descriptor, elementSizeBytes,
                                           loc),
         loc);

@@ -6,6 +6,8 @@
 
 #include "wrappers/common/RuntimeError.h"
 
+#include "wrappers/common/FatalReport.h"
+
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -93,8 +95,26 @@ std::string formatPointer(const void *pointer) {
 }
 
 void reportFatalError(const char *loc, const std::string &message) {
-  printDiagnostic(loc, "error", message);
-  // Flushes every stdio stream, including ones the program opened.
+  // Only the first error of the process is printed (FatalReport.h).
+  if (beginFatalReport() == FatalReportClaim::OtherThread)
+    waitForFatalReport();
+  std::string line = formatDiagnostic(loc, "error", message);
+  line += '\n';
+  setFatalReportMessage(line.data(), line.size());
+  {
+    // Whatever the program printed so far comes first, as it was written
+    // first; std::cout has its own buffer once a program turns off
+    // sync_with_stdio. A lock held by another thread is not waited for.
+    std::lock_guard<std::mutex> lock(diagnosticMutex());
+    if (ftrylockfile(stdout) == 0) {
+      std::cout.flush();
+      std::fflush(stdout);
+      funlockfile(stdout);
+    }
+    printFatalReportMessage();
+  }
+  // Flushes every stdio stream, including ones the program opened; the
+  // report's deadline ends the process if one of them hangs.
   std::fflush(nullptr);
   std::_Exit(1);
 }

@@ -274,6 +274,17 @@ bool DeviceMemory::isDeviceMemory(const void *ptr) const {
   return arenaBytes && inArena(reinterpret_cast<uintptr_t>(ptr));
 }
 
+std::string DeviceMemory::describe(const void *ptr) const {
+  std::lock_guard<std::mutex> lock(mutex);
+  uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
+  if (!arenaBytes || !inArena(address))
+    return "";
+  auto it = findRecord(address);
+  if (it == records.end())
+    return "in no allocation";
+  return describeAllocation(it->second.size, it->second.allocLoc);
+}
+
 std::vector<DeviceMemory::Leak> DeviceMemory::liveAllocations() const {
   std::lock_guard<std::mutex> lock(mutex);
   std::vector<std::pair<uint64_t, Leak>> live;

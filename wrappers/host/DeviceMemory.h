@@ -87,6 +87,10 @@ public:
   /// Whether `ptr` is in the arena (a live, freed or never-used part of it).
   bool isDeviceMemory(const void *ptr) const;
 
+  /// What holds `ptr` if it is in the arena ("the 64-byte allocation made by
+  /// gpu.alloc at f.mlir:3:5"), or an empty string for host memory.
+  std::string describe(const void *ptr) const;
+
   /// Every live allocation, oldest first.
   std::vector<Leak> liveAllocations() const;
 

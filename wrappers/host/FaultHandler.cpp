@@ -1,15 +1,19 @@
 //===- FaultHandler.cpp - Invalid memory accesses of kernels, reported ----===//
 //
 // See FaultHandler.h. The handler runs on an alternate stack and uses only
-// async-signal-safe calls (write, _Exit, sigaction, dladdr in practice) and
-// fixed buffers, with one exception: it flushes stdout first, so that what
-// the program printed before the fault comes before the error, as it does
-// for every other error (glibc's stdio locks are recursive, so a fault
-// inside printf on this thread does not deadlock there).
+// async-signal-safe calls (write, _Exit, sigaction, alarm, dladdr in
+// practice) and fixed buffers; it flushes stdout only when no thread holds
+// its lock, and the report has a deadline (common/FatalReport.h), so that
+// it never hangs. It runs with its signal unblocked (SA_NODEFER): a fault
+// while it reports ends the report with the message made so far.
 //
 //===----------------------------------------------------------------------===//
 
 #include "wrappers/host/FaultHandler.h"
+
+#include "wrappers/HostKernelAbi.h"
+#include "wrappers/common/FatalReport.h"
+#include "wrappers/common/ProgramHeap.h"
 
 #include <atomic>
 #include <cstdio>
@@ -28,16 +32,16 @@ namespace gpu_runner {
 namespace {
 
 thread_local RunningKernel running;
-thread_local const char *runningOpLoc = nullptr;
 
 std::atomic<bool> installed{false};
 
 /// The signals handled here, and the actions installed before ours.
-constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-struct sigaction previousActions[4];
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+constexpr int kSignalCount = sizeof(kSignals) / sizeof(kSignals[0]);
+struct sigaction previousActions[kSignalCount];
 
 struct sigaction *previousAction(int signal) {
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < kSignalCount; ++i)
     if (kSignals[i] == signal)
       return &previousActions[i];
   return nullptr;
@@ -118,21 +122,40 @@ public:
     }
     return *this;
   }
+  /// Prints the message as the process's one error and exits with status
+  /// 1, flushing the program's output first where that is safe.
+  [[noreturn]] void exit() {
+    buffer[length++] = '\n';
+    setFatalReportMessage(buffer, length);
+    flushProgramOutputIfFree();
+    finishFatalReport();
+  }
+  /// Prints the message on stderr, for a fault handed on to the previous
+  /// handler.
   void print() {
     buffer[length++] = '\n';
-    size_t done = 0;
-    while (done < length) {
-      ssize_t written = write(STDERR_FILENO, buffer + done, length - done);
-      if (written <= 0)
-        break;
-      done += static_cast<size_t>(written);
-    }
+    flushProgramOutputIfFree();
+    writeToStderr(buffer, length);
   }
 
 private:
   char buffer[1024];
   size_t length = 0;
 };
+
+/// Whether the faulting instruction at `pc` is the trap that the compiled
+/// program runs where it reached code it marks as unreachable:
+/// llvm.ubsantrap(kUnreachableTrapKind), `ud1l kind(%eax), %eax` on x86-64.
+bool isUnreachableTrap(const void *pc) {
+#if defined(__x86_64__)
+  const auto *code = static_cast<const unsigned char *>(pc);
+  return pc && code[0] == 0x67 && code[1] == 0x0f && code[2] == 0xb9 &&
+         code[3] == 0x40 && code[4] == kUnreachableTrapKind;
+#else
+  (void)pc;
+  return false;
+#endif
+}
 
 const void *faultingPc(void *context) {
   auto *uc = static_cast<ucontext_t *>(context);
@@ -146,11 +169,21 @@ const void *faultingPc(void *context) {
 #endif
 }
 
-/// What went wrong, at `address` for a memory fault.
-void appendFault(Message &message, int signal, const char *address) {
+/// What went wrong, at `address` for a memory fault, `pc` for a trap.
+void appendFault(Message &message, int signal, const char *address,
+                 const void *pc) {
+  if (signal == SIGABRT) {
+    message << "aborted";
+    return;
+  }
   if (signal == SIGFPE) {
     message << "integer division by zero (or of the most negative value "
                "by -1)";
+    return;
+  }
+  if (signal == SIGILL && isUnreachableTrap(pc)) {
+    message << "reached unreachable code (llvm.unreachable, or an op the "
+               "program says is never reached)";
     return;
   }
   if (signal == SIGILL) {
@@ -164,14 +197,45 @@ void appendFault(Message &message, int signal, const char *address) {
     message << " (bus error)";
 }
 
-[[noreturn]] void exitWith(Message &message) {
-  std::fflush(stdout);
-  message.print();
-  _Exit(1);
+/// Whether a memory fault at `address` is the calling thread's stack
+/// overflowing: the address is just below the thread's stack, or just
+/// below the stack pointer of the code that faulted.
+bool isStackOverflow(int signal, const char *address, void *context) {
+  if (!isMemoryFault(signal))
+    return false;
+  const char *stackLow = signalState.stackLow;
+  if (stackLow && address < stackLow + 4096 && address >= stackLow - 64 * 1024)
+    return true;
+#if defined(__x86_64__)
+  auto *uc = static_cast<ucontext_t *>(context);
+  const char *sp =
+      reinterpret_cast<const char *>(uc->uc_mcontext.gregs[REG_RSP]);
+  return stackLow && sp < stackLow + 64 * 1024 && address < sp + 4096 &&
+         address >= sp - 64 * 1024;
+#else
+  (void)context;
+  return false;
+#endif
+}
+
+/// A fault or abort inside the C library's allocator, called by the
+/// program: the program corrupted its heap.
+void appendHeapCorruption(Message &message, const char *function, int signal,
+                          const char *address) {
+  message << "heap corruption: the C library's " << function << " ";
+  if (signal == SIGABRT)
+    message << "found its heap damaged and stopped the program";
+  else
+    message << "faulted at ";
+  if (signal != SIGABRT)
+    message.appendUnsigned(reinterpret_cast<uintptr_t>(address), 16);
+  message << ": the program wrote outside memory it allocated, or freed "
+             "a pointer malloc did not return; run with --check-bounds to "
+             "find a kernel's bad access";
 }
 
 void reportKernelFault(const RunningKernel &kernel, int signal,
-                       const char *address) {
+                       const char *address, const void *pc) {
   Message message;
   message.appendErrorPrefix(kernel.launchLoc ? kernel.launchLoc
                                              : "gpu.launch_func");
@@ -198,9 +262,15 @@ void reportKernelFault(const RunningKernel &kernel, int signal,
       message << ": the kernel ran out of the stack of the thread that runs "
                  "its block; use workgroup or device memory for large arrays";
     }
-    exitWith(message);
+    message.exit();
   }
-  appendFault(message, signal, address);
+  if (const char *function = programHeapCall()) {
+    appendHeapCorruption(message, function, signal, address);
+    message << " in block ";
+    message.appendIds(kernel.blockId);
+    message.exit();
+  }
+  appendFault(message, signal, address, pc);
   message << " in block ";
   message.appendIds(kernel.blockId);
   if (kernel.threadId) {
@@ -216,41 +286,70 @@ void reportKernelFault(const RunningKernel &kernel, int signal,
     message << " (the kernel runs its block's threads as one loop, so the "
                "thread is not known)";
   }
-  exitWith(message);
+  message.exit();
 }
 
 void onFault(int signal, siginfo_t *info, void *context) {
+  switch (beginFatalReport()) {
+  case FatalReportClaim::Claimed:
+    break;
+  case FatalReportClaim::OtherThread:
+    // One error per run: the first one's.
+    waitForFatalReport();
+  case FatalReportClaim::Again:
+    // A fault while this thread reported: print what it had.
+    finishFatalReport();
+  }
   const char *address = static_cast<const char *>(info->si_addr);
+  const void *pc = faultingPc(context);
   if (running.name)
-    reportKernelFault(running, signal, address);
+    reportKernelFault(running, signal, address, pc);
 
-  if (runningOpLoc && isMemoryFault(signal)) {
+  if (const char *function = programHeapCall()) {
     Message message;
-    message.appendErrorPrefix(runningOpLoc);
-    appendFault(message, signal, address);
+    message << "error: ";
+    appendHeapCorruption(message, function, signal, address);
+    message.exit();
+  }
+
+  if (const char *opLoc = runningOpLoc(); opLoc && isMemoryFault(signal)) {
+    Message message;
+    message.appendErrorPrefix(opLoc);
+    appendFault(message, signal, address, pc);
     message << ": the op reached memory outside what the program "
                "allocated (host memory is not checked before an op runs)";
-    exitWith(message);
+    message.exit();
   }
 
-  const void *pc = faultingPc(context);
   Dl_info object = {};
   Message message;
-  if (pc && !dladdr(pc, &object)) {
+  if (signal != SIGABRT && pc && !dladdr(pc, &object)) {
     // Code that belongs to no loaded object is the JIT's: the program's.
     message << "error: ";
-    appendFault(message, signal, address);
+    if (isStackOverflow(signal, address, context)) {
+      message << "stack overflow in the program's host code (outside any "
+                 "kernel): too deep a recursion, or too large a "
+                 "memref.alloca";
+      message.exit();
+    }
+    appendFault(message, signal, address, pc);
     message << " in the program's host code (outside any kernel)";
-    exitWith(message);
+    message.exit();
+  }
+  if (signal == SIGABRT) {
+    // gpu-runner's own abort (an LLVM error, an assertion) has printed why;
+    // hand it to the previous handler, which runs when this one returns.
+    sigaction(signal, previousAction(signal), nullptr);
+    raise(signal);
+    return;
   }
   message << "error: internal error: ";
-  appendFault(message, signal, address);
+  appendFault(message, signal, address, pc);
   message << " in " << (object.dli_fname ? object.dli_fname : "unknown code");
   if (object.dli_sname)
     message << " (" << object.dli_sname << ")";
   message << ", outside the program's code: a bug of gpu-runner or of a "
              "library; please report it with the input";
-  std::fflush(stdout);
   message.print();
   // Hand the fault to whoever handled it before (LLVM's stack trace, a
   // sanitizer): the faulting instruction runs again and faults again.
@@ -271,12 +370,6 @@ RunningKernelScope::RunningKernelScope(const char *name, const char *launchLoc,
 }
 
 RunningKernelScope::~RunningKernelScope() { running = saved; }
-
-RunningOpScope::RunningOpScope(const char *loc) : saved(runningOpLoc) {
-  runningOpLoc = loc && *loc ? loc : nullptr;
-}
-
-RunningOpScope::~RunningOpScope() { runningOpLoc = saved; }
 
 void ensureSignalStack() {
   if (signalState.altStack)
@@ -309,9 +402,9 @@ void installFaultHandler() {
     return;
   struct sigaction action = {};
   action.sa_sigaction = &onFault;
-  action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
   sigemptyset(&action.sa_mask);
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < kSignalCount; ++i)
     sigaction(kSignals[i], &action, &previousActions[i]);
 }
 

@@ -24,6 +24,8 @@
 #ifndef GPU_RUNNER_WRAPPERS_HOST_FAULTHANDLER_H
 #define GPU_RUNNER_WRAPPERS_HOST_FAULTHANDLER_H
 
+#include "wrappers/common/FatalReport.h"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -65,23 +67,9 @@ private:
   RunningKernel saved;
 };
 
-/// Marks the calling thread as running the runtime op at `loc` (a copy, a
-/// memset) for as long as the scope lasts: the runtime checks device memory
-/// before an op runs, but not host memory, so a fault there is reported at
-/// the op.
-class RunningOpScope {
-public:
-  explicit RunningOpScope(const char *loc);
-  ~RunningOpScope();
-  RunningOpScope(const RunningOpScope &) = delete;
-  RunningOpScope &operator=(const RunningOpScope &) = delete;
-
-private:
-  const char *saved;
-};
-
 /// Installs the handler of SIGSEGV, SIGBUS, SIGFPE (integer division by
-/// zero) and SIGILL (traps) (once per process) and an
+/// zero), SIGILL (traps) and SIGABRT (the C library's heap checks) (once
+/// per process) and an
 /// alternate signal stack for the calling thread. Safe to call again.
 void installFaultHandler();
 

@@ -99,6 +99,8 @@ void mgpuLaunchHostKernelAt(void *entry, int64_t gridX, int64_t gridY,
                             int64_t staticSharedBytes, int32_t flags,
                             void *args, int64_t argsBytes, void *stream,
                             const char *kernelName, const char *loc) {
+  // The name and the arguments are the program's memory, read here.
+  RunningOpScope running(loc);
   KernelLaunch launch;
   launch.entry = reinterpret_cast<HostKernelEntry>(entry);
   launch.grid[0] = gridX;

@@ -48,6 +48,10 @@ public:
 
 #include "wrappers/RuntimeOverrides.inc"
 
+  std::string describeDeviceMemory(const void *ptr) override {
+    return deviceMemory.describe(ptr);
+  }
+
   /// Why GPU binaries (loadModule, ..., launch) are refused here.
   static Status gpuBinariesNotSupported();
 

@@ -2,7 +2,7 @@
 //
 // The diagnostic format every runtime error and warning uses, and the
 // process-level behaviour of a fatal error (exit status 1, program output
-// flushed first).
+// flushed first, one error per process, a deadline).
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,8 +10,13 @@
 
 #include "unittests/wrappers/TestSupport.h"
 
+#include "wrappers/common/Sanitizers.h"
+
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <thread>
 
 using namespace gpu_runner;
 using namespace gpu_runner::test;
@@ -93,3 +98,35 @@ TEST_CASE("a warning does not stop the program", "[error]") {
   CHECK(result.err == "f.mlir:2:2: warning: gpu.alloc: leaked\n");
   CHECK(result.out == "still running\n");
 }
+
+#ifndef GPU_RUNNER_TSAN // This child starts threads.
+TEST_CASE("two threads that fail at once print one error, and a report that "
+          "hangs still ends",
+          "[error]") {
+  ChildResult result = runInChild([] {
+    // Without the fix the child hangs with both lines printed; SIGALRM's
+    // default action then ends it.
+    alarm(20);
+    // A stream whose lock another thread holds: the first report hangs in
+    // flushing every stream, until its deadline ends the process.
+    FILE *other = std::tmpfile();
+    std::fputs("unflushed", other);
+    std::atomic<bool> locked{false};
+    std::thread holder([&] {
+      flockfile(other);
+      locked = true;
+      pause();
+    });
+    holder.detach();
+    while (!locked)
+      std::this_thread::yield();
+    std::thread first(
+        [] { reportFatalError("gpu.memcpy@c.mlir:4:3", "the first"); });
+    first.detach();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    reportFatalError("gpu.memcpy@c.mlir:5:3", "the second");
+  });
+  CHECK(result.exitStatus == 1);
+  CHECK(result.err == "c.mlir:4:3: error: gpu.memcpy: the first\n");
+}
+#endif

@@ -4,7 +4,8 @@
 // the test reads what the child printed and how it ended: kernels on fibers
 // and as loops, a fiber's stack overflow, a division by zero, a fault
 // inside a runtime op, and a fault of the runner's own code, which must
-// still end as a crash after the message.
+// still end as a crash after the message; the handler never waits for
+// stdout's lock.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +17,11 @@
 
 #include "unittests/wrappers/TestSupport.h"
 
+#include "wrappers/common/Sanitizers.h"
+
+#include <atomic>
 #include <csignal>
+#include <thread>
 
 using namespace gpu_runner;
 using namespace gpu_runner::test;
@@ -143,6 +148,36 @@ TEST_CASE("a fault of the runner's own code stays a crash", "[faults]") {
   CHECK(result.err.find("error: internal error: invalid memory access at "
                         "0x10 in ") == 0);
 }
+
+#ifndef GPU_RUNNER_TSAN // This child starts threads.
+TEST_CASE("a fault while another thread holds stdout does not hang",
+          "[faults]") {
+  ChildResult result = runInChild([] {
+    // Without the fix the child hangs; SIGALRM's default action then ends
+    // it, and the test fails instead of hanging too.
+    alarm(20);
+    std::printf("held back");
+    std::atomic<bool> locked{false};
+    std::thread holder([&] {
+      flockfile(stdout);
+      locked = true;
+      pause();
+    });
+    holder.detach();
+    while (!locked)
+      std::this_thread::yield();
+    installFaultHandler();
+    RunningOpScope op("gpu.memcpy@c.mlir:4:3");
+    *badPointer = 1;
+  });
+  CHECK(result.exitStatus == 1);
+  CHECK(result.err == "c.mlir:4:3: error: gpu.memcpy: invalid memory access "
+                      "at 0x10: the op reached memory outside what the "
+                      "program allocated (host memory is not checked before "
+                      "an op runs)\n");
+}
+
+#endif
 
 TEST_CASE("the running kernel's record is restored after a scope", "[faults]") {
   int64_t outer[3] = {1, 2, 3}, inner[3] = {4, 5, 6};
