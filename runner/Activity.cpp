@@ -1,20 +1,20 @@
 //===- Activity.cpp - What a run is doing, for errors that end it ---------===//
 //
-// See Activity.h. LLVM's handlers are replaced with ones that write with
-// write(2) from fixed strings: the out-of-memory one runs where nothing can
-// be allocated, and either may run on any thread.
+// See Activity.h. LLVM's fatal-error and out-of-memory handlers report
+// through the process's one fatal report (wrappers/common/FatalReport.h),
+// from a fixed buffer: the out-of-memory one runs where nothing can be
+// allocated, and either may run on any thread.
 //
 //===----------------------------------------------------------------------===//
 
 #include "runner/Activity.h"
 
+#include "wrappers/common/FatalReport.h"
+
 #include "llvm/Support/ErrorHandling.h"
 
 #include <atomic>
-#include <cstdio>
 #include <cstring>
-
-#include <unistd.h>
 
 namespace gpu_runner {
 
@@ -22,46 +22,51 @@ namespace {
 
 std::atomic<const char *> activity{"starting"};
 
+/// Reports "error: <what> while <activity>[: <reason>]" as the run's one
+/// error and ends the process with status 1.
+[[noreturn]] void reportAndExit(const char *what, const char *reason) {
+  switch (beginFatalReport()) {
+  case FatalReportClaim::Claimed:
+    break;
+  case FatalReportClaim::OtherThread:
+    waitForFatalReport();
+  case FatalReportClaim::Again:
+    finishFatalReport();
+  }
+  char message[1024];
+  size_t length = 0;
+  // One byte is kept for the newline.
+  auto append = [&](const char *text) {
+    while (*text && length < sizeof(message) - 1)
+      message[length++] = *text++;
+  };
+  append("error: ");
+  append(what);
+  append(" while ");
+  append(getActivity());
+  if (reason) {
+    append(": ");
+    append(reason);
+  }
+  message[length++] = '\n';
+  setFatalReportMessage(message, length);
+  flushProgramOutputIfFree();
+  finishFatalReport();
+}
+
 /// LLVM's fatal errors: what cannot be compiled (instruction selection
 /// has no way to lower an operation, say), reported as an error of the run.
 void onFatalError(void *, const char *reason, bool) {
-  flushStdoutIfUnlocked();
-  writeToStderr("error: LLVM cannot go on while ");
-  writeToStderr(getActivity());
-  writeToStderr(": ");
-  writeToStderr(reason);
-  writeToStderr("\n");
-  _exit(1);
+  reportAndExit("LLVM cannot go on", reason);
 }
 
 void onOutOfMemory(void *, const char *, bool) {
-  writeToStderr("error: out of memory while ");
-  writeToStderr(getActivity());
-  writeToStderr("\n");
-  _exit(1);
+  reportAndExit("out of memory", nullptr);
 }
 
 } // namespace
 
 const char kRunningActivity[] = "running the program";
-
-void writeToStderr(const char *text) {
-  size_t length = std::strlen(text);
-  while (length > 0) {
-    ssize_t written = write(STDERR_FILENO, text, length);
-    if (written <= 0)
-      return;
-    text += written;
-    length -= static_cast<size_t>(written);
-  }
-}
-
-void flushStdoutIfUnlocked() {
-  if (ftrylockfile(stdout) != 0)
-    return;
-  fflush_unlocked(stdout);
-  funlockfile(stdout);
-}
 
 void setActivity(const char *what) { activity.store(what); }
 

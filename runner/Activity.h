@@ -37,17 +37,10 @@ private:
   const char *previous;
 };
 
-/// Writes `text` to stderr with write(2), for handlers that must not
-/// allocate or take locks.
-void writeToStderr(const char *text);
-
-/// Flushes stdout, so that what the program printed comes before an error,
-/// unless another thread holds its lock: a handler must not wait for it.
-void flushStdoutIfUnlocked();
-
 /// Replaces LLVM's handlers for its fatal errors and for running out of
-/// memory (which print "LLVM ERROR" and abort) with ones that print an
-/// error naming the activity and end the run with status 1.
+/// memory (which print "LLVM ERROR" and abort) with ones that report, as
+/// the run's one error (wrappers/common/FatalReport.h), an error naming the
+/// activity, and end the run with status 1.
 void installFatalErrorHandlers();
 
 } // namespace gpu_runner
