@@ -18,6 +18,13 @@
 //
 // A program that prints nothing may run with stdout closed.
 // RUN: sh -c '%gpu-runner %s -e quiet >&-'
+//
+// A reader that stops reading (a closed pipe) ends the run as it ends other
+// Unix tools: by SIGPIPE, status 141 in the shell.
+// RUN: sh -c '(%gpu-runner %s -e many 2> %t.pipe-err; echo $? > %t.pipe-status) | head -c 1 > /dev/null'
+// RUN: FileCheck %s --check-prefix=PIPE < %t.pipe-status
+// PIPE: {{^}}141{{$}}
+// RUN: count 0 < %t.pipe-err
 
 func.func private @printI64(i64)
 func.func private @printNewline()
@@ -35,5 +42,17 @@ func.func @answer() -> i32 {
 }
 
 func.func @quiet() {
+  return
+}
+
+func.func @many() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 1000000 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %v = arith.index_cast %i : index to i64
+    func.call @printI64(%v) : (i64) -> ()
+    func.call @printNewline() : () -> ()
+  }
   return
 }
