@@ -1,4 +1,8 @@
 // A host buffer freed twice: reported at the second free.
+// Built with AddressSanitizer, the program's malloc and free are the
+// sanitizer's (wrappers/common/ProgramHeap.h), which checks heap memory its
+// own way.
+// UNSUPPORTED: sanitizers
 // RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>)

@@ -1,6 +1,10 @@
 // free of a pointer that no allocator returned, outside the program's heap:
 // the C library's free faults or aborts on it, and that is reported as the
 // program's heap corruption, not as a crash of gpu-runner.
+// Built with AddressSanitizer, the program's malloc and free are the
+// sanitizer's (wrappers/common/ProgramHeap.h), which checks heap memory its
+// own way.
+// UNSUPPORTED: sanitizers
 // RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s
 
 llvm.func @free(!llvm.ptr)

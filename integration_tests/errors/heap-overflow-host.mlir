@@ -3,6 +3,10 @@
 // so the write damages no memory of the runner, and the free finds it in
 // the block's redzone. It used to end in a crash of the C library's free,
 // or a hang.
+// Built with AddressSanitizer, the program's malloc and free are the
+// sanitizer's (wrappers/common/ProgramHeap.h), which checks heap memory its
+// own way.
+// UNSUPPORTED: sanitizers
 // RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>)
