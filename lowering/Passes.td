@@ -240,6 +240,46 @@ def CheckAllocSizes : Pass<"gpu-runner-check-alloc-sizes",
   ];
 }
 
+def CheckPrintf : Pass<"gpu-runner-check-printf", "::mlir::ModuleOp"> {
+  let summary = "Check the format of every gpu.printf against its arguments, "
+                "and promote its integer arguments to i32";
+  let description = [{
+    The first step of every pipeline, before the backends' lowerings of
+    `gpu.printf` (libc's printf on the host, CUDA's vprintf, HIP's hostcall
+    printf) part ways: none of them checks a format, so a conversion without
+    an argument, or with one of another type, prints garbage or reads stray
+    memory, and `%n` writes to memory. Each format is parsed as C's printf
+    reads it and must keep to what the CUDA Programming Guide lists under
+    "Format specifiers": flags `-`, `+`, space, `#`, `0`; a width and a
+    precision written as digits, at most 1024 each (a `*` is refused); the
+    sizes `h`, `l` and `ll`; the conversions `d i o u x X c e E f g G a A`
+    and `%%`; at most 32 arguments. `%s` and `%p` are refused too, since the
+    op cannot pass a string or a pointer. Each conversion must match its
+    argument by C's rules after the default promotions:
+
+    - `%d`, `%i`, `%o`, `%u`, `%x`, `%X` (optionally with `h`) and `%c`
+      take a signless integer of at most 32 bits, printed as an int;
+    - the same with `l` or `ll` take `i64` or `index`;
+    - `%e`, `%f`, `%g`, `%a` (and upper-case forms, optionally with `l`)
+      take `f16`, `bf16`, `f32` or `f64`, printed as a double.
+
+    A format that breaks a rule is an error at the op that names the
+    conversion, its offset in the format and the argument's type:
+
+    ```mlir
+    gpu.printf "%d\n", %v : i64
+    // error: 'gpu.printf' cannot print this format: conversion 1 '%d' at
+    // offset 0 of the format: argument 1 has type i64, but '%d' takes an int
+    // (an integer of at most 32 bits); write '%ld' for i64 and index
+    ```
+
+    Arguments narrower than 32 bits are then extended to `i32`
+    (`arith.extsi`; `arith.extui` for `i1`), as C promotes them, so that
+    every backend passes printf the int it reads.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def CheckLowered : Pass<"gpu-runner-check-lowered", "::mlir::ModuleOp"> {
   let summary = "Report anything left that is not in the LLVM dialect";
   let description = [{
