@@ -224,19 +224,37 @@ def CheckBounds : Pass<"gpu-runner-check-bounds", "::mlir::gpu::GPUModuleOp"> {
 
 def CheckAllocSizes : Pass<"gpu-runner-check-alloc-sizes",
                             "::mlir::ModuleOp"> {
-  let summary = "Check the dynamic sizes of memref.alloc and memref.alloca";
+  let summary = "Check the sizes of memref.alloc, memref.alloca and "
+                "gpu.alloc when they run";
   let description = [{
     The LLVM lowering multiplies a memref's sizes into a byte count without
-    looking: a negative size asks malloc for an enormous block, and a
-    product that overflows asks for a small one that the program then writes
-    past, silently. Before each memref.alloc and memref.alloca with dynamic
-    sizes this pass adds a cf.assert that every size is at least 0 and that
-    the byte count fits in an index; a failed one prints which op and stops
-    the program (the runtime reports the abort as an error).
+    looking: a negative size asks for an enormous block, and a product that
+    overflows asks for a small one that the program then writes past,
+    silently (`gpu.alloc(2^62) : memref<?xf32>` would get 0 bytes). Before
+    each `memref.alloc`, `memref.alloca` and `gpu.alloc` with dynamic sizes,
+    or with a static shape of more bytes than an index can count, this pass
+    adds a check that every size is at least 0 and that the byte count fits
+    in an index (or that a size is 0), and passes the result with every
+    size to a private helper, `__gpu_runner_check_alloc_sizes_<rank>`, that
+    calls `mgpuAllocSizeErrorAt` only for a failed check (the branch is in
+    the helper, which LLVM inlines, so that the allocation's own region
+    keeps one block, as an `async.execute` region must). The runtime stops
+    the program with an error at the op, on stderr, that gives the sizes:
+
+    ```
+    f.mlir:12:8: error: memref.alloc: cannot allocate 4611686018427387904
+    elements of 4 bytes: that is more bytes than an index can count
+    (9223372036854775807)
+    ```
+
+    Host code on every backend is checked, and the kernels of the host
+    backend (host functions by then); kernels compiled for a GPU are not.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
-    "::mlir::cf::ControlFlowDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 
