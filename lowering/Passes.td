@@ -229,20 +229,78 @@ def CheckBounds : Pass<"gpu-runner-check-bounds", "::mlir::gpu::GPUModuleOp"> {
 
 def CheckAllocSizes : Pass<"gpu-runner-check-alloc-sizes",
                             "::mlir::ModuleOp"> {
-  let summary = "Check the dynamic sizes of memref.alloc and memref.alloca";
+  let summary = "Check the sizes of memref.alloc, memref.alloca and "
+                "gpu.alloc when they run";
   let description = [{
     The LLVM lowering multiplies a memref's sizes into a byte count without
-    looking: a negative size asks malloc for an enormous block, and a
-    product that overflows asks for a small one that the program then writes
-    past, silently. Before each memref.alloc and memref.alloca with dynamic
-    sizes this pass adds a cf.assert that every size is at least 0 and that
-    the byte count fits in an index; a failed one prints which op and stops
-    the program (the runtime reports the abort as an error).
+    looking: a negative size asks for an enormous block, and a product that
+    overflows asks for a small one that the program then writes past,
+    silently (`gpu.alloc(2^62) : memref<?xf32>` would get 0 bytes). Before
+    each `memref.alloc`, `memref.alloca` and `gpu.alloc` with dynamic sizes,
+    or with a static shape of more bytes than an index can count, this pass
+    adds a check that every size is at least 0 and that the byte count fits
+    in an index (or that a size is 0), and passes the result with every
+    size to a private helper, `__gpu_runner_check_alloc_sizes_<rank>`, that
+    calls `mgpuAllocSizeErrorAt` only for a failed check (the branch is in
+    the helper, which LLVM inlines, so that the allocation's own region
+    keeps one block, as an `async.execute` region must). The runtime stops
+    the program with an error at the op, on stderr, that gives the sizes:
+
+    ```
+    f.mlir:12:8: error: memref.alloc: cannot allocate 4611686018427387904
+    elements of 4 bytes: that is more bytes than an index can count
+    (9223372036854775807)
+    ```
+
+    Host code on every backend is checked, and the kernels of the host
+    backend (host functions by then); kernels compiled for a GPU are not.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
-    "::mlir::cf::ControlFlowDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect",
   ];
+}
+
+def CheckPrintf : Pass<"gpu-runner-check-printf", "::mlir::ModuleOp"> {
+  let summary = "Check the format of every gpu.printf against its arguments, "
+                "and promote its integer arguments to i32";
+  let description = [{
+    The first step of every pipeline, before the backends' lowerings of
+    `gpu.printf` (libc's printf on the host, CUDA's vprintf, HIP's hostcall
+    printf) part ways: none of them checks a format, so a conversion without
+    an argument, or with one of another type, prints garbage or reads stray
+    memory, and `%n` writes to memory. Each format is parsed as C's printf
+    reads it and must keep to what the CUDA Programming Guide lists under
+    "Format specifiers": flags `-`, `+`, space, `#`, `0`; a width and a
+    precision written as digits, at most 1024 each (a `*` is refused); the
+    sizes `h`, `l` and `ll`; the conversions `d i o u x X c e E f g G a A`
+    and `%%`; at most 32 arguments. `%s` and `%p` are refused too, since the
+    op cannot pass a string or a pointer. Each conversion must match its
+    argument by C's rules after the default promotions:
+
+    - `%d`, `%i`, `%o`, `%u`, `%x`, `%X` (optionally with `h`) and `%c`
+      take a signless integer of at most 32 bits, printed as an int;
+    - the same with `l` or `ll` take `i64` or `index`;
+    - `%e`, `%f`, `%g`, `%a` (and upper-case forms, optionally with `l`)
+      take `f16`, `bf16`, `f32` or `f64`, printed as a double.
+
+    A format that breaks a rule is an error at the op that names the
+    conversion, its offset in the format and the argument's type:
+
+    ```mlir
+    gpu.printf "%d\n", %v : i64
+    // error: 'gpu.printf' cannot print this format: conversion 1 '%d' at
+    // offset 0 of the format: argument 1 has type i64, but '%d' takes an int
+    // (an integer of at most 32 bits); write '%ld' for i64 and index
+    ```
+
+    Arguments narrower than 32 bits are then extended to `i32`
+    (`arith.extsi`; `arith.extui` for `i1`), as C promotes them, so that
+    every backend passes printf the int it reads.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def CheckLowered : Pass<"gpu-runner-check-lowered", "::mlir::ModuleOp"> {

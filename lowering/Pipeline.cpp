@@ -207,6 +207,8 @@ void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
 
 void buildOutliningPipeline(OpPassManager &pm, Backend backend,
                             const PipelineOptions &options) {
+  // Formats are checked, and arguments promoted, for every backend alike.
+  pm.addPass(createCheckPrintf());
   pm.addPass(createGpuKernelOutliningPass());
   switch (backend) {
   case Backend::Host:

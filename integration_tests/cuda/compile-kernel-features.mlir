@@ -27,7 +27,7 @@ module attributes {gpu.container_module} {
       %both = arith.addf %sum, %shuffled : f32
       %dynamic = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
       %old = memref.atomic_rmw addf %both, %out[%c0] : (f32, memref<1xf32>) -> f32
-      gpu.printf "thread %d: %f\n", %t, %old : index, f32
+      gpu.printf "thread %ld: %f\n", %t, %old : index, f32
       gpu.return
     }
   }

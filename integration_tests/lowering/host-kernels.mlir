@@ -40,7 +40,7 @@ module attributes {gpu.container_module} {
     // A device function reached from a kernel takes the ids too.
     func.func @helper(%v: f32) -> f32 {
       %lane = gpu.lane_id
-      gpu.printf "lane %d: %f\n", %lane, %v : index, f32
+      gpu.printf "lane %ld: %f\n", %lane, %v : index, f32
       return %v : f32
     }
   }

@@ -335,6 +335,11 @@ void mgpuSetDefaultDeviceAt(int32_t device, const char *loc) {
   check(getRuntime().setDefaultDevice(device, loc), loc);
 }
 
+void mgpuAllocSizeErrorAt(int64_t rank, const int64_t *sizes,
+                          int64_t elementSizeBytes, const char *loc) {
+  reportFatalError(loc, describeBadAllocation(rank, sizes, elementSizeBytes));
+}
+
 //===----------------------------------------------------------------------===//
 // Timers. Programs call these directly, so errors name the function.
 //===----------------------------------------------------------------------===//

@@ -123,6 +123,32 @@ void reportWarning(const char *loc, const std::string &message) {
   printDiagnostic(loc, "warning", message);
 }
 
+std::string describeBadAllocation(int64_t rank, const int64_t *sizes,
+                                  int64_t elementSizeBytes) {
+  std::string shape;
+  int64_t negative = -1;
+  bool empty = false;
+  int64_t bytes = elementSizeBytes;
+  bool overflows = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    shape += (d ? " x " : "") + std::to_string(sizes[d]);
+    if (sizes[d] < 0 && negative < 0)
+      negative = d;
+    empty = empty || sizes[d] == 0;
+    overflows = overflows || __builtin_mul_overflow(bytes, sizes[d], &bytes);
+  }
+  std::string message = "cannot allocate " + shape + " elements of " +
+                        byteCount(elementSizeBytes) + ": ";
+  if (negative >= 0)
+    return message + "size " + std::to_string(sizes[negative]) +
+           " (dimension " + std::to_string(negative) + ") is negative";
+  if (overflows && !empty)
+    return message + "that is more bytes than an index can count (" +
+           std::to_string(INT64_MAX) + ")";
+  return message + "a size is negative, or the bytes are more than an index "
+                   "can count";
+}
+
 std::string byteCount(uint64_t bytes) {
   return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
 }

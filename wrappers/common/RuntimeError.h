@@ -84,6 +84,13 @@ std::string formatPointer(const void *pointer);
 /// "1 byte", "16 bytes".
 std::string byteCount(uint64_t bytes);
 
+/// Why an allocation of `rank` sizes (`sizes`) of `elementSizeBytes`-byte
+/// elements cannot be made: "cannot allocate 4 x -2 elements of 4 bytes:
+/// size -2 (dimension 1) is negative", or that the bytes are more than an
+/// index (int64_t) can count.
+std::string describeBadAllocation(int64_t rank, const int64_t *sizes,
+                                  int64_t elementSizeBytes);
+
 /// Prints the error at `loc` on stderr, flushes every stdio stream (the JIT'd
 /// program prints through stdio) and ends the process with status 1.
 /// Uses _Exit: other threads may still be running, so static destructors

@@ -22,7 +22,7 @@ func.func @main() {
     %f = arith.sitofp %i32 : i32 to f32
     %half = arith.constant 0.5 : f32
     %g = arith.addf %f, %half : f32
-    gpu.printf "block %d thread %d: %d %d %f\n", %bx, %tx, %i32, %minus, %g : index, index, i32, i8, f32
+    gpu.printf "block %ld thread %ld: %d %d %f\n", %bx, %tx, %i32, %minus, %g : index, index, i32, i8, f32
     gpu.terminator
   }
   return

@@ -46,6 +46,26 @@ TEST_CASE("ops are named in messages with their location when they have one",
   CHECK(formatPointer(reinterpret_cast<void *>(0x1234)) == "0x1234");
 }
 
+TEST_CASE("a bad allocation is described by its sizes", "[error]") {
+  const int64_t negative[] = {4, -2, -3};
+  CHECK(describeBadAllocation(3, negative, 4) ==
+        "cannot allocate 4 x -2 x -3 elements of 4 bytes: size -2 (dimension "
+        "1) is negative");
+  const int64_t huge[] = {int64_t(1) << 62};
+  CHECK(describeBadAllocation(1, huge, 4) ==
+        "cannot allocate 4611686018427387904 elements of 4 bytes: that is "
+        "more bytes than an index can count (9223372036854775807)");
+  const int64_t wrapping[] = {int64_t(1) << 32, (int64_t(1) << 32) + 1};
+  CHECK(describeBadAllocation(2, wrapping, 4) ==
+        "cannot allocate 4294967296 x 4294967297 elements of 4 bytes: that is "
+        "more bytes than an index can count (9223372036854775807)");
+  // Not bad at all: an empty allocation whose other sizes overflow.
+  const int64_t empty[] = {int64_t(1) << 62, 0};
+  CHECK(describeBadAllocation(2, empty, 8) ==
+        "cannot allocate 4611686018427387904 x 0 elements of 8 bytes: a size "
+        "is negative, or the bytes are more than an index can count");
+}
+
 TEST_CASE("a Status carries the location of the op it belongs to", "[error]") {
   Status ok;
   CHECK(ok.ok());
