@@ -25,14 +25,7 @@ std::atomic<const char *> activity{"starting"};
 /// Reports "error: <what> while <activity>[: <reason>]" as the run's one
 /// error and ends the process with status 1.
 [[noreturn]] void reportAndExit(const char *what, const char *reason) {
-  switch (beginFatalReport()) {
-  case FatalReportClaim::Claimed:
-    break;
-  case FatalReportClaim::OtherThread:
-    waitForFatalReport();
-  case FatalReportClaim::Again:
-    finishFatalReport();
-  }
+  claimFatalReportOrWait();
   char message[1024];
   size_t length = 0;
   // One byte is kept for the newline.

@@ -38,14 +38,7 @@ void append(char *buffer, size_t size, size_t &length, const char *text) {
 }
 
 void onTimeout(int) {
-  switch (beginFatalReport()) {
-  case FatalReportClaim::Claimed:
-    break;
-  case FatalReportClaim::OtherThread:
-    waitForFatalReport();
-  case FatalReportClaim::Again:
-    finishFatalReport();
-  }
+  claimFatalReportOrWait();
   char message[512];
   size_t length = 0;
   // One byte is kept for the newline.

@@ -57,6 +57,18 @@ void waitForFatalReport() {
     pause();
 }
 
+void claimFatalReportOrWait() {
+  switch (beginFatalReport()) {
+  case FatalReportClaim::Claimed:
+    return;
+  case FatalReportClaim::OtherThread:
+    // One error per run: the first one's.
+    waitForFatalReport();
+  case FatalReportClaim::Again:
+    finishFatalReport();
+  }
+}
+
 void setFatalReportMessage(const char *message, size_t length) {
   length = std::min(length, sizeof(reportText));
   std::memcpy(reportText, message, length);

@@ -42,6 +42,12 @@ FatalReportClaim beginFatalReport();
 /// Sleeps until the thread that reports ends the process.
 [[noreturn]] void waitForFatalReport();
 
+/// Returns if the calling thread now reports (beginFatalReport claimed it);
+/// else does what the claim asks: waits for the thread that reports, or,
+/// on a thread that failed again while it reported, prints what it had and
+/// ends the process.
+void claimFatalReportOrWait();
+
 /// Keeps `length` bytes of `message` (one or more lines, with their
 /// newlines) as the report's text, and starts the deadline: from now on,
 /// whatever happens, that text is printed and the process ends with status

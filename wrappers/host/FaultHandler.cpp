@@ -290,16 +290,8 @@ void reportKernelFault(const RunningKernel &kernel, int signal,
 }
 
 void onFault(int signal, siginfo_t *info, void *context) {
-  switch (beginFatalReport()) {
-  case FatalReportClaim::Claimed:
-    break;
-  case FatalReportClaim::OtherThread:
-    // One error per run: the first one's.
-    waitForFatalReport();
-  case FatalReportClaim::Again:
-    // A fault while this thread reported: print what it had.
-    finishFatalReport();
-  }
+  // A fault while this thread reported prints what it had.
+  claimFatalReportOrWait();
   const char *address = static_cast<const char *>(info->si_addr);
   const void *pc = faultingPc(context);
   if (running.name)
