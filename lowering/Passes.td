@@ -162,6 +162,21 @@ def AsyncGpuRegions : Pass<"gpu-runner-async-gpu-regions",
   ];
 }
 
+def MergeAsyncOperands : Pass<"gpu-runner-merge-async-operands"> {
+  let summary = "Pass each value to an async.execute once: merge repeated "
+                "dependencies and body operands";
+  let description = [{
+    Upstream's `async-to-async-runtime` outlines each `async.execute` into a
+    function with one parameter per distinct value, but finds the body's
+    operands by their position among all the operands. A token repeated in
+    the dependencies, or a value repeated among the body operands (both
+    valid), shifts those positions: the body then reads another value, or
+    the pass crashes. This pass keeps the first of each repeated operand,
+    and makes the body arguments of the repeats uses of the first one's.
+  }];
+  let dependentDialects = ["::mlir::async::AsyncDialect"];
+}
+
 def LowerVectorOps : Pass<"gpu-runner-lower-vector-ops"> {
   let summary = "Rewrite the vector ops that have no direct LLVM lowering "
                 "into ones that do";

@@ -286,6 +286,7 @@ void buildHostPipeline(OpPassManager &pm, Backend backend,
   pm.addPass(createGpuToLLVM());
   // ...then async regions become coroutines on the async runtime, and what
   // that lowering makes (functions, branches) goes to LLVM too.
+  pm.addPass(createMergeAsyncOperands());
   pm.addPass(createAsyncToAsyncRuntimePass());
   pm.addPass(createAsyncRuntimeRefCountingPass());
   pm.addPass(createConvertAsyncToLLVMPass());
