@@ -162,6 +162,23 @@ def AsyncGpuRegions : Pass<"gpu-runner-async-gpu-regions",
   ];
 }
 
+def TrapUnreachable : Pass<"gpu-runner-trap-unreachable",
+                            "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make every llvm.unreachable of a kernel trap";
+  let description = [{
+    Reaching `llvm.unreachable` is undefined behaviour, and the GPU
+    backends take it at its word: AMDGPU code falls through into whatever
+    comes next, or the branch to it is folded away; NVPTX code ends the
+    thread with `exit`, silently. A kernel that reaches one must fail its
+    launch instead, as it does on the host backend. This pass puts
+    `llvm.intr.trap` before each `llvm.unreachable` of a lowered kernel
+    module (not one already after a trap): the branch to it stays a check,
+    and reaching it aborts the kernel, which the runtime reports as a
+    failed launch.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def MergeAsyncOperands : Pass<"gpu-runner-merge-async-operands"> {
   let summary = "Pass each value to an async.execute once: merge repeated "
                 "dependencies and body operands";

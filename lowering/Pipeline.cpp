@@ -174,6 +174,7 @@ void buildCudaKernelPipeline(OpPassManager &pm,
   addKernelDialectPasses(kernels);
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createReconcileUnrealizedCastsPass());
+  kernels.addPass(createTrapUnreachable());
 
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.cudaToolkitPath;
@@ -196,6 +197,7 @@ void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
   rocdl.runtime = gpu::amd::Runtime::HIP;
   kernels.addPass(createConvertGpuOpsToROCDLOps(rocdl));
   kernels.addPass(createReconcileUnrealizedCastsPass());
+  kernels.addPass(createTrapUnreachable());
 
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.rocmPath;
