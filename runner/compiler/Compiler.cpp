@@ -137,11 +137,14 @@ LogicalResult lowerAndCompileHostCode(ModuleOp module,
   llvmModule->setDataLayout(jit.getDataLayout());
   llvmModule->setTargetTriple(jit.getTargetTriple());
   options.setActivity("generating code for the program");
+  CodeGenerationDiagnostics diagnostics(module, *llvmModule);
   llvm::Expected<std::string> object = compileModule(*llvmModule, jit, timing);
   if (!object) {
     llvm::errs() << "error: " << llvm::toString(object.takeError()) << "\n";
     return failure();
   }
+  if (diagnostics.hadErrors())
+    return failure();
   program.object = std::move(*object);
   return success();
 }

@@ -24,6 +24,8 @@
 #include <vector>
 
 namespace llvm {
+class DiagnosticInfo;
+class LLVMContext;
 class Module;
 } // namespace llvm
 
@@ -153,6 +155,42 @@ llvm::LogicalResult finishKernelJobs(std::vector<KernelJob> &jobs,
 llvm::Expected<std::string> compileModule(llvm::Module &module,
                                           CompileTarget &target,
                                           mlir::TimingScope &timing);
+
+//===----------------------------------------------------------------------===//
+// CodeGenerationDiagnostics.cpp
+//===----------------------------------------------------------------------===//
+
+/// While it lives, reports the errors of LLVM's code generation of
+/// `llvmModule`, translated from `module`, through MLIR's diagnostics: an
+/// inline assembly the target's assembler refuses at its llvm.inline_asm
+/// op, anything else as a plain error. LLVM's own handler would print
+/// "<inline asm>:1:2" and exit the process.
+class CodeGenerationDiagnostics {
+public:
+  CodeGenerationDiagnostics(mlir::ModuleOp module, llvm::Module &llvmModule);
+  ~CodeGenerationDiagnostics();
+  CodeGenerationDiagnostics(const CodeGenerationDiagnostics &) = delete;
+  CodeGenerationDiagnostics &
+  operator=(const CodeGenerationDiagnostics &) = delete;
+
+  /// Whether an error was reported.
+  bool hadErrors() const { return errors; }
+
+private:
+  struct Handler;
+
+  void report(const llvm::DiagnosticInfo &info);
+  /// The op a !srcloc cookie names, or an unknown location.
+  mlir::Location getLocation(uint64_t cookie);
+
+  llvm::LLVMContext &context;
+  mlir::MLIRContext *mlirContext;
+  /// The location of the op of each cookie, the first being cookie 1.
+  std::vector<mlir::Location> locations;
+  /// The errors reported, each once.
+  llvm::StringSet<> reported;
+  bool errors = false;
+};
 
 } // namespace gpu_runner
 
