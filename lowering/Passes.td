@@ -194,6 +194,58 @@ def MergeAsyncOperands : Pass<"gpu-runner-merge-async-operands"> {
   let dependentDialects = ["::mlir::async::AsyncDialect"];
 }
 
+def OutlineAsyncBodies : Pass<"gpu-runner-outline-async-bodies",
+                                "::mlir::ModuleOp"> {
+  let summary = "Keep each async.execute body one block: outline what is not "
+                "async into private functions the body calls";
+  let description = [{
+    Upstream's `async-to-async-runtime` makes each `async.execute` body a
+    coroutine, and takes bodies of one block only; `scf-to-cf` and
+    `gpu-runner-gpu-to-llvm`, which run before it, make blocks of loops,
+    `if`s, `cf.assert` and atomic updates. This pass cuts each body at the
+    ops the coroutine keeps (async ops and ops on async values, stack
+    allocations, the terminator) and moves each run of ops between those
+    cuts into a private `func.func`, called where the run was. Its
+    parameters are the values the run uses from elsewhere (constants are
+    cloned instead), its results those of the run's values used after it.
+    Inner bodies are outlined first; a nested `async.execute` stays in its
+    body.
+
+    An op with regions in a body may not hold async ops or values (an
+    await inside an `scf.if`, say), nor yield stack memory it allocates:
+    either is an error at that op.
+
+    Example:
+
+    ```mlir
+    %t = async.execute {
+      scf.for %i = %c0 to %n step %c1 { memref.store %v, %m[%i] : memref<?xi32> }
+      async.yield
+    }
+    ```
+
+    becomes
+
+    ```mlir
+    func.func private @__gpu_runner_main_async_body(%v: i32,
+                                                    %m: memref<?xi32>,
+                                                    %n: index) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      scf.for %i = %c0 to %n step %c1 { memref.store %v, %m[%i] : memref<?xi32> }
+      return
+    }
+    ...
+    %t = async.execute {
+      func.call @__gpu_runner_main_async_body(%v, %m, %n)
+          : (i32, memref<?xi32>, index) -> ()
+      async.yield
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def LowerVectorOps : Pass<"gpu-runner-lower-vector-ops"> {
   let summary = "Rewrite the vector ops that have no direct LLVM lowering "
                 "into ones that do";

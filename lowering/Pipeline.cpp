@@ -265,6 +265,9 @@ void buildHostPipeline(OpPassManager &pm, Backend backend,
   }
   // gpu ops in async.execute regions become asynchronous on tokens.
   pm.addPass(createAsyncGpuRegions());
+  // What is not async leaves the async.execute bodies before loops and
+  // assertions become blocks, which a body, made a coroutine, may not have.
+  pm.addPass(createOutlineAsyncBodies());
   // Dynamic sizes of host and kernel allocations, checked when they run.
   pm.addPass(createCheckAllocSizes());
   // Host dialects down to what converts to LLVM directly. Each pass comes
