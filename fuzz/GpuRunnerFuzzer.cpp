@@ -7,9 +7,12 @@
 // compilation by the same ORC JIT, down to machine code for every function.
 // Nothing is executed: no global constructor and no entry point runs.
 //
-// Any diagnostic is a correct outcome; a crash, an abort (LLVM's fatal
-// errors included), a sanitizer report or a hang is a bug. Built with
-// -DGPU_RUNNER_BUILD_FUZZER=ON by scripts/fuzz.
+// Any diagnostic is a correct outcome; a crash, an abort, a sanitizer
+// report or a hang is a bug. An LLVM fatal error is what the runner reports
+// as "error: LLVM cannot go on while ..." with exit status 1: contained,
+// but a check the runner lacks before it. The fuzzer gives up on that input
+// and goes on, and keeps the input in $GPU_RUNNER_FUZZ_FATAL_DIR when set.
+// Built with -DGPU_RUNNER_BUILD_FUZZER=ON by scripts/fuzz.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,18 +27,24 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/thread.h"
 #include "llvm/Support/xxhash.h"
 
+#include <atomic>
+#include <csetjmp>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -65,18 +74,50 @@ bool looksLikeMLIR(llvm::StringRef text) {
   return llvm::isLegalUTF8String(&begin, end);
 }
 
+/// Where an input's worker thread goes back to when LLVM has a fatal error.
+thread_local std::jmp_buf *fatalErrorReturn = nullptr;
+/// The input being compiled, kept where LLVM's fatal error leaves it.
+thread_local llvm::StringRef currentInput;
+/// How many inputs ended in an LLVM fatal error.
+std::atomic<uint64_t> fatalErrors{0};
+
+/// Writes the input that made LLVM give up to $GPU_RUNNER_FUZZ_FATAL_DIR.
+void keepFatalInput(const char *reason) {
+  const char *directory = std::getenv("GPU_RUNNER_FUZZ_FATAL_DIR");
+  std::fprintf(stderr, "fuzz: LLVM fatal error (contained): %s\n", reason);
+  if (!directory)
+    return;
+  std::string path = (llvm::Twine(directory) + "/fatal-" +
+                      llvm::utohexstr(llvm::xxh3_64bits(currentInput)))
+                         .str();
+  if (FILE *file = std::fopen(path.c_str(), "wb")) {
+    std::fwrite(currentInput.data(), 1, currentInput.size(), file);
+    std::fclose(file);
+  }
+}
+
+/// LLVM's fatal error handler: abandons the input, leaking what it held.
+void onFatalError(void *, const char *reason, bool) {
+  if (!fatalErrorReturn) {
+    std::fprintf(stderr, "fuzz: LLVM fatal error outside an input: %s\n",
+                 reason);
+    std::abort();
+  }
+  ++fatalErrors;
+  keepFatalInput(reason);
+  std::longjmp(*fatalErrorReturn, 1);
+}
+
 /// Compiles `module` (lowered) with the runner's JIT, without running it.
 void compile(ModuleOp module) {
   auto llvmContext = std::make_unique<llvm::LLVMContext>();
-  // An error in inline assembly is a diagnostic of the context, whose
-  // default handler exits the process; the runner accepts that (status 1),
-  // the fuzzer must go on.
-  llvmContext->setDiagnosticHandlerCallBack(
-      [](const llvm::DiagnosticInfo *, void *) {}, nullptr);
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, *llvmContext, "fuzz");
   if (!llvmModule)
     return;
+  // The runner's handler of code generation errors (inline assembly), whose
+  // diagnostics the input's handler drops.
+  gpu_runner::CodeGenerationDiagnostics diagnostics(module, *llvmModule);
   auto jit = gpu_runner::Jit::create(gpu_runner::JitOptions());
   if (!jit) {
     llvm::consumeError(jit.takeError());
@@ -137,9 +178,19 @@ void fuzzOne(llvm::StringRef text) {
   PassManager pm(&context);
   pm.enableVerifier(true);
   gpu_runner::buildLoweringPipeline(pm, gpu_runner::Backend::Host, options);
-  if (failed(pm.run(*module)))
+  if (failed(pm.run(*module)) || failed(gpu_runner::checkGlobalSizes(*module)))
     return;
   compile(*module);
+}
+
+/// fuzzOne, from which an LLVM fatal error returns here.
+void fuzzOneContained(llvm::StringRef text) {
+  std::jmp_buf fatalError;
+  currentInput = text;
+  fatalErrorReturn = &fatalError;
+  if (setjmp(fatalError) == 0)
+    fuzzOne(text);
+  fatalErrorReturn = nullptr;
 }
 
 } // namespace
@@ -150,6 +201,11 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   // Inline assembly (llvm.inline_asm) is parsed when the JIT compiles it.
   llvm::InitializeNativeTargetAsmParser();
   getRegistry();
+  llvm::install_fatal_error_handler(onFatalError);
+  std::atexit([] {
+    std::fprintf(stderr, "fuzz: %llu runs ended in an LLVM fatal error\n",
+                 static_cast<unsigned long long>(fatalErrors.load()));
+  });
   return 0;
 }
 
@@ -157,7 +213,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   // On a stack as large as the runner's compiler thread has.
   llvm::thread worker(std::optional<unsigned>(gpu_runner::kCompilerStackBytes),
-                      fuzzOne, text);
+                      fuzzOneContained, text);
   worker.join();
   return 0;
 }
