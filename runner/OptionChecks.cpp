@@ -87,6 +87,10 @@ LogicalResult checkOptions(const RunnerOptions &options, Backend backend) {
   if (backend == Backend::Host && !options.gpuChip.empty())
     return reject(Twine("--gpu-chip is for GPU backends; the ") +
                   getBackendName(backend) + " backend runs kernels on the CPU");
+  if (options.dumpObjectFile && options.objectFilename == "-" &&
+      !options.compileOnly)
+    return reject("--object-filename=- writes the object to stdout, where the "
+                  "program prints too: add --compile-only, or name a file");
   if (options.dumpObjectFile && objectOverwritesInput(options))
     return reject(
         (options.objectFilename.empty()

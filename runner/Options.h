@@ -62,7 +62,8 @@ struct RunnerOptions {
       llvm::cl::cat(category)};
   llvm::cl::opt<std::string> objectFilename{
       "object-filename",
-      llvm::cl::desc("Where --dump-object-file writes (default: <input>.o)"),
+      llvm::cl::desc("Where --dump-object-file writes (default: <input>.o; "
+                     "- for stdout, with --compile-only)"),
       llvm::cl::value_desc("path"), llvm::cl::cat(category)};
 
   llvm::cl::opt<bool> printIRAfterLowering{

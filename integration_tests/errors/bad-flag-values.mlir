@@ -6,6 +6,10 @@
 // RUN: %expect-exit-1 %gpu-runner %s --entry-point-result= 2>&1 | FileCheck %s --check-prefix=RESULT
 // RUN: %expect-exit-1 %gpu-runner %s %s 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: %expect-exit-1 %gpu-runner %s --dump-object-file --object-filename=%t.missing-dir/out.o 2>&1 | FileCheck %s --check-prefix=OBJECT
+// The object goes to stdout only when the program does not run, to print
+// there too: the two would be mixed.
+// RUN: %expect-exit-1 %gpu-runner %s --dump-object-file --object-filename=- 2>&1 | FileCheck %s --check-prefix=OBJECT-STDOUT
+// RUN: %gpu-runner %s --compile-only --dump-object-file --object-filename=- | od -c | head -n 1 | FileCheck %s --check-prefix=OBJECT-ELF
 // Benchmark counts go from 0 to 1000000 (docs/timing.md); 4294967295 runs
 // used to wrap the count of runs around to none, and crash.
 // RUN: %expect-exit-1 %gpu-runner %s --benchmark-repetitions=4294967295 2>&1 | FileCheck %s --check-prefix=REPS
@@ -30,6 +34,8 @@
 // RESULT: error: --entry-point-result= is not one of void, i32, i64, f32
 // TWO: Too many positional arguments specified!
 // OBJECT: cannot write the object file '{{.*}}missing-dir/out.o': No such file or directory
+// OBJECT-STDOUT: error: --object-filename=- writes the object to stdout, where the program prints too: add --compile-only, or name a file
+// OBJECT-ELF: 0000000 177   E   L   F
 // REPS: error: --benchmark-repetitions=4294967295 is out of range: give 0 to 1000000 runs
 // WARMUP: error: --benchmark-warmup=4294967295 is out of range: give 0 to 1000000 runs
 // REPS-OVER: error: --benchmark-repetitions=1000001 is out of range: give 0 to 1000000 runs
