@@ -253,8 +253,10 @@ def LowerVectorOps : Pass<"gpu-runner-lower-vector-ops"> {
     Upstream's vector lowering patterns, as `convert-vector-to-llvm` applies
     them before converting: contractions through outer products, transposes
     element by element, multi-reductions, shape casts, broadcasts, masks,
-    interleaves, bit casts, steps, gathers, scans, and transfers of rank 1.
-    What is left converts to LLVM in gpu-runner-gpu-to-llvm.
+    interleaves, bit casts, strided slices, steps, gathers, scans, FMAs of
+    rank above 1, and transfers of rank 1. It runs in the host pipeline and
+    in every kernel pipeline; what is left converts to LLVM with the rest of
+    the code (gpu-runner-gpu-to-llvm, or the NVVM and ROCDL lowerings).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
