@@ -3,12 +3,14 @@
 #include "runner/Jit.h"
 
 #include "wrappers/Backend.h"
+#include "wrappers/common/ProgramFunctions.h"
 #include "wrappers/common/Sanitizers.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -124,6 +126,39 @@ private:
       Library(kRuntimeLibraries[2])};
 };
 
+/// Tells fault reports where each function of the program's code is once
+/// it is linked (ProgramFunctions.h), so that a fault in host code can name
+/// the function: no loaded object covers JIT'd code for dladdr to find.
+class ProgramFunctionsPlugin : public ObjectLinkingLayer::Plugin {
+public:
+  void modifyPassConfig(MaterializationResponsibility &, jitlink::LinkGraph &,
+                        jitlink::PassConfiguration &config) override {
+    config.PostFixupPasses.push_back(publishFunctions);
+  }
+  Error notifyFailed(MaterializationResponsibility &) override {
+    return Error::success();
+  }
+  Error notifyRemovingResources(JITDylib &, ResourceKey) override {
+    return Error::success();
+  }
+  void notifyTransferringResources(JITDylib &, ResourceKey,
+                                   ResourceKey) override {}
+
+private:
+  static Error publishFunctions(jitlink::LinkGraph &graph) {
+    std::vector<ProgramFunction> functions;
+    for (jitlink::Symbol *symbol : graph.defined_symbols())
+      if (symbol->isCallable() && symbol->hasName() && symbol->getSize())
+        functions.push_back(
+            {static_cast<uintptr_t>(symbol->getAddress().getValue()),
+             static_cast<uintptr_t>(symbol->getAddress().getValue() +
+                                    symbol->getSize()),
+             (*symbol->getName()).str()});
+    addProgramFunctions(std::move(functions));
+    return Error::success();
+  }
+};
+
 } // namespace
 
 Jit::Jit(std::unique_ptr<LLJIT> lljit, JITTargetMachineBuilder machineBuilder)
@@ -134,6 +169,7 @@ Jit::~Jit() {
     destroy();
   if (Error error = lljit->getExecutionSession().endSession())
     logAllUnhandledErrors(std::move(error), errs(), "error: ");
+  clearProgramFunctions();
 }
 
 Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
@@ -162,6 +198,9 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
 
   std::unique_ptr<Jit> jit(
       new Jit(std::move(*lljit), std::move(*machineBuilder)));
+  if (auto *linker =
+          dyn_cast<ObjectLinkingLayer>(&jit->lljit->getObjLinkingLayer()))
+    linker->addPlugin(std::make_shared<ProgramFunctionsPlugin>());
   MangleAndInterner mangle(jit->lljit->getExecutionSession(),
                            jit->lljit->getDataLayout());
   SymbolMap runtime;

@@ -1,6 +1,7 @@
 // Host code that recurses without end overflows the thread's stack: the
-// error says so instead of "invalid memory access". (Each frame's buffer
-// is handed to the next call, so the recursion cannot become a loop.)
+// error says so instead of "invalid memory access", and names the function.
+// (Each frame's buffer is handed to the next call, so the recursion cannot
+// become a loop.)
 // RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s
 
 func.func @deepen(%previous: memref<256xi64>) -> i64 {
@@ -25,4 +26,4 @@ func.func @main() {
   return
 }
 
-// CHECK: error: stack overflow in the program's host code (outside any kernel): too deep a recursion, or too large a memref.alloca
+// CHECK: error: stack overflow in the program's host code (outside any kernel), in @deepen: too deep a recursion, or too large a memref.alloca

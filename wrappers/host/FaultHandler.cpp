@@ -13,6 +13,7 @@
 
 #include "wrappers/HostKernelAbi.h"
 #include "wrappers/common/FatalReport.h"
+#include "wrappers/common/ProgramFunctions.h"
 #include "wrappers/common/ProgramHeap.h"
 
 #include <atomic>
@@ -318,14 +319,19 @@ void onFault(int signal, siginfo_t *info, void *context) {
   if (signal != SIGABRT && pc && !dladdr(pc, &object)) {
     // Code that belongs to no loaded object is the JIT's: the program's.
     message << "error: ";
+    const char *function = findProgramFunction(reinterpret_cast<uintptr_t>(pc));
     if (isStackOverflow(signal, address, context)) {
       message << "stack overflow in the program's host code (outside any "
-                 "kernel): too deep a recursion, or too large a "
-                 "memref.alloca";
+                 "kernel)";
+      if (function)
+        message << ", in @" << function;
+      message << ": too deep a recursion, or too large a memref.alloca";
       message.exit();
     }
     appendFault(message, signal, address, pc);
     message << " in the program's host code (outside any kernel)";
+    if (function)
+      message << ", in @" << function;
     message.exit();
   }
   if (signal == SIGABRT) {
