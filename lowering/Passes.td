@@ -349,6 +349,20 @@ def CheckAllocSizes : Pass<"gpu-runner-check-alloc-sizes",
   ];
 }
 
+def CheckIntegerWidths : Pass<"gpu-runner-check-integer-widths",
+                               "::mlir::ModuleOp"> {
+  let summary = "Refuse integer types that LLVM cannot represent";
+  let description = [{
+    MLIR's integers have 0 to 16777215 bits, LLVM's 1 to 8388608: a program
+    that uses `i0`, or an integer wider than LLVM's widest, would be
+    translated into LLVM IR that LLVM's passes divide by zero on, or reject
+    with a fatal error. The first step of every pipeline reports each op
+    that makes, holds or names such a type (in its results, its regions'
+    arguments or its attributes, alone or inside a vector, memref, tensor or
+    function type) at the op.
+  }];
+}
+
 def CheckPrintf : Pass<"gpu-runner-check-printf", "::mlir::ModuleOp"> {
   let summary = "Check the format of every gpu.printf against its arguments, "
                 "and promote its integer arguments to i32";

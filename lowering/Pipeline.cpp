@@ -209,7 +209,9 @@ void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
 
 void buildOutliningPipeline(OpPassManager &pm, Backend backend,
                             const PipelineOptions &options) {
-  // Formats are checked, and arguments promoted, for every backend alike.
+  // Types and formats are checked, and printf's arguments promoted, for
+  // every backend alike.
+  pm.addPass(createCheckIntegerWidths());
   pm.addPass(createCheckPrintf());
   pm.addPass(createGpuKernelOutliningPass());
   switch (backend) {
