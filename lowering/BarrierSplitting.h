@@ -15,6 +15,12 @@
 // tiled matrix product, say). Any other kernel with barriers keeps running
 // on fibers, which also report barriers that not every thread reaches.
 //
+// A kernel that returns early (`if (tid >= n) return;`, before or between
+// barriers) is one of those: its body has more than one block, so it is
+// never split. On fibers a thread that returned no longer counts at later
+// barriers, as on a GPU; splitting such kernels would need a per-thread
+// "returned" mask in every piece, for a speed-up only.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef GPU_RUNNER_LOWERING_BARRIERSPLITTING_H

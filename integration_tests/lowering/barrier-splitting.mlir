@@ -56,6 +56,20 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+
+    // Threads that return before the barrier: fibers, where a returned
+    // thread no longer counts at a barrier, as on a GPU.
+    // CHECK:       gpu.func @early_exit({{.*}}gpu_runner.uses_fibers
+    gpu.func @early_exit(%n: index) kernel {
+      %tid = gpu.thread_id x
+      %outside = arith.cmpi uge, %tid, %n : index
+      cf.cond_br %outside, ^exit, ^work
+    ^exit:
+      gpu.return
+    ^work:
+      gpu.barrier
+      gpu.return
+    }
   }
 
   func.func @main(%out: memref<?xi32>, %sums: memref<?xf32>, %n: index) {
@@ -65,6 +79,8 @@ module attributes {gpu.container_module} {
     gpu.launch_func @kernels::@uniform blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
         args(%out : memref<?xi32>, %n : index)
     gpu.launch_func @kernels::@divergent blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
+        args(%n : index)
+    gpu.launch_func @kernels::@early_exit blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
         args(%n : index)
     return
   }

@@ -307,12 +307,9 @@ Status FiberBlock::run(HostKernelEntry entryFunction, void *entryArgs,
     }
     if (finishedCount == threadCount)
       return Status();
-    if (barrierWaiters == threadCount) {
-      // Every thread reached the barrier and none returned: next phase.
-      barrierWaiters = 0;
-      barrierLoc = nullptr;
-      batch = allThreads.data();
-      batchSize = threadCount;
+    if (barrierWaiters > 0 && barrierWaiters + finishedCount == threadCount) {
+      // Every thread that has not returned reached the barrier: next phase.
+      releaseBarrier(batch, batchSize);
       continue;
     }
     woken.clear();
@@ -324,6 +321,24 @@ Status FiberBlock::run(HostKernelEntry entryFunction, void *entryArgs,
     batch = woken.data();
     batchSize = woken.size();
   }
+}
+
+void FiberBlock::releaseBarrier(const uint32_t *&batch, size_t &batchSize) {
+  barrierWaiters = 0;
+  barrierLoc = nullptr;
+  if (finishedCount == 0) {
+    batch = allThreads.data();
+    batchSize = threadCount;
+    return;
+  }
+  // Threads that returned are not resumed: their fibers would start the
+  // kernel again. Only blocks with early returns pay for this scan.
+  woken.clear();
+  for (uint32_t i = 0; i < threadCount; ++i)
+    if (slots[i]->state == ThreadState::AtBarrier)
+      woken.push_back(i);
+  batch = woken.data();
+  batchSize = woken.size();
 }
 
 void FiberBlock::dropFiber(Slot &slot) {
@@ -488,19 +503,21 @@ Status FiberBlock::completeShuffle(uint32_t subgroup, bool &completed) {
 
 Status FiberBlock::deadlock() const {
   if (barrierWaiters > 0) {
+    // Threads that returned do not hold a barrier up (a GPU waits for the
+    // threads that have not exited): one that waits at a shuffle does.
+    std::string returned =
+        finishedCount == 0 ? ""
+                           : ", " + std::to_string(finishedCount) + " returned";
     for (uint32_t i = 0; i < threadCount; ++i) {
       const Slot &slot = *slots[i];
-      if (slot.state == ThreadState::AtBarrier)
+      if (slot.state != ThreadState::AtShuffle)
         continue;
-      std::string what = slot.state == ThreadState::Finished
-                             ? " returned without reaching it"
-                             : " waits at " + describeOp(slot.loc);
-      return errorAt(barrierLoc, "gpu.barrier",
-                     "deadlock in " + where() + ": " +
-                         std::to_string(barrierWaiters) + " of " +
-                         std::to_string(threadCount) +
-                         " threads wait at this barrier, but thread " +
-                         threadName(i) + what);
+      return errorAt(
+          barrierLoc, "gpu.barrier",
+          "deadlock in " + where() + ": " + std::to_string(barrierWaiters) +
+              " of " + std::to_string(threadCount) +
+              " threads wait at this barrier" + returned + ", but thread " +
+              threadName(i) + " waits at " + describeOp(slot.loc));
     }
   }
   // Only shuffles wait: report the lowest subgroup that does.

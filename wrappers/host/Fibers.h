@@ -3,8 +3,9 @@
 // A kernel with barriers or shuffles runs each GPU thread of a block as a
 // fiber (Boost.Context) on the one OS thread that runs the block. A fiber runs
 // until it waits at a gpu.barrier or gpu.shuffle, or returns; when no fiber
-// can run, the scheduler releases a barrier that every thread reached,
-// completes the shuffles whose lanes all arrived, or reports a deadlock.
+// can run, the scheduler releases a barrier that every thread which has not
+// returned reached (a GPU waits for the non-exited threads only), completes
+// the shuffles whose lanes all arrived, or reports a deadlock.
 // Nothing runs concurrently inside a block, so its state needs no locks.
 //
 // Fibers and their stacks are kept and reused across blocks and launches: a
@@ -77,6 +78,8 @@ private:
   [[noreturn]] void stopFiber(Slot &slot);
   [[noreturn]] static void fiberMain(Slot &slot);
   static void dropFiber(Slot &slot);
+  /// Lets the threads waiting at the barrier go on: the next batch.
+  void releaseBarrier(const uint32_t *&batch, size_t &batchSize);
   Status completeShuffles();
   Status completeShuffle(uint32_t subgroup, bool &completed);
   Status deadlock() const;

@@ -319,6 +319,72 @@ TEST_CASE("fibers and stacks are reused by later blocks", "[fibers]") {
   CHECK(fibers.stackCount() == 128);
 }
 
+TEST_CASE("a thread that returns no longer counts at a barrier: the others "
+          "go on",
+          "[fibers]") {
+  // As on a GPU since Volta, where bar.sync waits for the non-exited threads
+  // of the block. Each thread's entry must run once: a returned thread is
+  // not resumed when the barrier is released.
+  FiberBlock fibers;
+  Record record(32, 32);
+  auto kernel = [](HostKernelContext *context, void *args) {
+    Record &record = recordOf(args);
+    int64_t id = linearId(context);
+    record.ids[id] += 1;
+    if (id == 5)
+      return;
+    record.shared[id] = id;
+    barrier(context);
+    record.values[id] = record.shared[31 - id];
+  };
+  REQUIRE_OK(fibers.run(kernel, &record, blockContext(32), "k"));
+  for (int64_t id = 0; id < 32; ++id) {
+    INFO("thread " << id);
+    CHECK(record.ids[id] == 0);
+    int64_t expected = id == 5 ? -1 : id == 26 ? 0 : 31 - id;
+    CHECK(record.values[id] == expected);
+  }
+}
+
+TEST_CASE("threads that return between barriers are not waited for at the "
+          "later ones",
+          "[fibers]") {
+  // Thread t (of 96, in three subgroups) passes t % 5 barriers, alternating
+  // between two of them, and returns; the second subgroup returns at once.
+  // Every barrier a thread passes counts the threads that reached it.
+  FiberBlock fibers;
+  Record record(96, 8);
+  for (int run = 0; run < 2; ++run) { // the second run reuses the fibers
+    std::fill(record.values.begin(), record.values.end(), 0);
+    std::fill(record.shared.begin(), record.shared.end(), 0);
+    auto kernel = [](HostKernelContext *context, void *args) {
+      Record &record = recordOf(args);
+      int64_t id = linearId(context);
+      int64_t rounds = id / 32 == 1 ? 0 : id % 5;
+      for (int64_t round = 0; round < rounds; ++round) {
+        record.shared[round] += 1;
+        barrier(context, round % 2 ? kBarrierB : kBarrierA);
+        record.values[id] += record.shared[round];
+      }
+    };
+    REQUIRE_OK(fibers.run(kernel, &record, blockContext(96), "k"));
+    // 64 threads outside the second subgroup, a fifth of them per count.
+    auto reached = [](int64_t round) {
+      int64_t count = 0;
+      for (int64_t id = 0; id < 96; ++id)
+        count += id / 32 != 1 && id % 5 > round;
+      return count;
+    };
+    for (int64_t id = 0; id < 96; ++id) {
+      INFO("run " << run << ", thread " << id);
+      int64_t expected = 0;
+      for (int64_t round = 0; id / 32 != 1 && round < id % 5; ++round)
+        expected += reached(round);
+      CHECK(record.values[id] == expected);
+    }
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Deadlocks and misuse, as Statuses.
 //===----------------------------------------------------------------------===//
@@ -332,26 +398,33 @@ void requireFailure(const Status &status, const std::string &loc,
   CHECK(status.message() == message);
 }
 
-void earlyReturnAtBarrier(HostKernelContext *context, void *) {
-  if (linearId(context) == 5)
+/// Thread 5 returns; the others below 16 wait at a barrier, the rest at a
+/// shuffle that needs lanes 0 to 31.
+void earlyReturnThenBarrierAndShuffle(HostKernelContext *context, void *) {
+  int64_t id = linearId(context);
+  if (id == 5)
     return;
-  barrier(context);
+  if (id < 16)
+    barrier(context);
+  else
+    shuffle(context, 1, 0);
 }
 
 } // namespace
 
-TEST_CASE("a thread that returns while the others wait at a barrier is a "
-          "deadlock",
+TEST_CASE("threads that return before a barrier, or at a shuffle while "
+          "others wait at a barrier, are a deadlock counted as such",
           "[fibers][errors]") {
   FiberBlock fibers;
   HostKernelContext block = blockContext(32);
   block.blockId[0] = 2;
   block.blockId[2] = 1;
-  requireFailure(fibers.run(earlyReturnAtBarrier, nullptr, block, "k"),
-                 kBarrierA,
-                 "deadlock in kernel 'k', block (2, 0, 1): 31 of 32 threads "
-                 "wait at this barrier, but thread (5, 0, 0) returned without "
-                 "reaching it");
+  requireFailure(
+      fibers.run(earlyReturnThenBarrierAndShuffle, nullptr, block, "k"),
+      kBarrierA,
+      "deadlock in kernel 'k', block (2, 0, 1): 15 of 32 threads wait at this "
+      "barrier, 1 returned, but thread (16, 0, 0) waits at gpu.shuffle at "
+      "f.mlir:12:9");
 
   // The abandoned fibers are replaced: the block runs again, correctly.
   Record record(32);
@@ -364,21 +437,22 @@ TEST_CASE("a thread that returns while the others wait at a barrier is a "
                         int64_t(0)) == 32);
 }
 
-TEST_CASE("a thread that returns after a barrier the others passed, before "
-          "the next, is a deadlock",
+TEST_CASE("threads waiting at different barriers after others returned are "
+          "an error that names both",
           "[fibers][errors]") {
   FiberBlock fibers;
   auto kernel = [](HostKernelContext *context, void *) {
-    barrier(context);
-    if (context->threadId[1] == 1 && context->threadId[0] == 2)
+    int64_t id = linearId(context);
+    if (id >= 6)
       return;
-    barrier(context, kBarrierB);
+    barrier(context);
+    barrier(context, id < 3 ? kBarrierA : kBarrierB);
   };
-  requireFailure(fibers.run(kernel, nullptr, blockContext(4, 2), "k2"),
-                 kBarrierB,
-                 "deadlock in kernel 'k2', block (0, 0, 0): 7 of 8 threads "
-                 "wait at this barrier, but thread (2, 1, 0) returned without "
-                 "reaching it");
+  requireFailure(fibers.run(kernel, nullptr, blockContext(8), "k"), kBarrierA,
+                 "deadlock in kernel 'k', block (0, 0, 0): thread (0, 0, 0) "
+                 "waits at this barrier, but thread (3, 0, 0) waits at "
+                 "another one, gpu.barrier at f.mlir:9:5; all the threads of "
+                 "a block must wait at the same barrier");
 }
 
 TEST_CASE("threads waiting at two different barriers are an error that "
@@ -501,9 +575,10 @@ TEST_CASE("a deadlock through mgpuLaunchHostKernelAt ends the process at the "
   // One block: the child runs it on its own thread and starts none.
   ChildResult result = runInChild([] {
     std::printf("launching");
-    mgpuLaunchHostKernelAt(reinterpret_cast<void *>(&earlyReturnAtBarrier), 1,
-                           1, 1, 32, 1, 1, 0, 0, kHostKernelUsesFibers, nullptr,
-                           0, nullptr, "k", "gpu.launch_func@f.mlir:20:5");
+    mgpuLaunchHostKernelAt(
+        reinterpret_cast<void *>(&earlyReturnThenBarrierAndShuffle), 1, 1, 1,
+        32, 1, 1, 0, 0, kHostKernelUsesFibers, nullptr, 0, nullptr, "k",
+        "gpu.launch_func@f.mlir:20:5");
     std::printf("never printed");
   });
   CHECK(result.exited);
@@ -511,8 +586,8 @@ TEST_CASE("a deadlock through mgpuLaunchHostKernelAt ends the process at the "
   CHECK(result.out == "launching");
   CHECK(result.err ==
         "f.mlir:7:3: error: gpu.barrier: deadlock in kernel 'k', block (0, 0, "
-        "0): 31 of 32 threads wait at this barrier, but thread (5, 0, 0) "
-        "returned without reaching it\n");
+        "0): 15 of 32 threads wait at this barrier, 1 returned, but thread "
+        "(16, 0, 0) waits at gpu.shuffle at f.mlir:12:9\n");
 }
 
 TEST_CASE("a shuffle deadlock through the ABI names the lanes",
