@@ -3,11 +3,17 @@
 // One pattern per gpu runtime op. An async token is lowered to the stream its
 // op was enqueued on:
 // - an async op without dependencies gets a new stream;
-// - with dependencies it runs on the first one's stream, after the others
-//   were joined into it (mgpuStreamJoinAt, which releases them);
+// - with dependencies it runs on the stream the runtime gives for the first
+//   one (mgpuStreamFromTokenAt), after the others were joined into it
+//   (mgpuStreamJoinAt, which releases them);
 // - a synchronous op passes a null stream, which the runtime runs in order
 //   with all work enqueued before it;
 // - a synchronous gpu.wait synchronizes and releases its tokens' streams.
+// A token stays a valid dependency after a gpu.wait or a join released its
+// stream (the gpu dialect's tokens are values); only the runtime knows
+// whether it was, so every first dependency goes through it: the token's
+// stream while that takes work, else a fresh one that waits for what is
+// left of the token's work.
 //
 // Each pattern refuses the forms it cannot lower with a reason written for
 // the user, in a check function next to it; getUnsupportedFormReason runs
@@ -70,8 +76,8 @@ protected:
 
   /// The stream `op` runs on: null for a synchronous op (after synchronizing
   /// the streams of its dependencies, if it has any), a new stream for an
-  /// async op without dependencies, else the first dependency's stream with
-  /// the others joined into it.
+  /// async op without dependencies, else the stream the runtime gives for
+  /// the first dependency, with the others joined into it.
   FailureOr<Value> getStream(ConversionPatternRewriter &rewriter,
                              gpu::AsyncOpInterface op,
                              ValueRange dependencies) const {
@@ -88,21 +94,13 @@ protected:
     }
     if (streams.empty())
       return call(rewriter, op, MgpuFunction::mgpuStreamCreateAt, {});
-    Value stream = streams.front();
-    // A token a gpu op made is a stream. Any other (an async region's
-    // argument, an awaited value, a function argument) may be an event made
-    // at an async.yield, which the runtime turns into a stream.
-    Value first = op.getAsyncDependencies()[llvm::find(dependencies, stream) -
-                                            dependencies.begin()];
-    if (!isa_and_nonnull<gpu::GPUDialect>(
-            first.getDefiningOp() ? first.getDefiningOp()->getDialect()
-                                  : nullptr)) {
-      FailureOr<Value> fromToken =
-          call(rewriter, op, MgpuFunction::mgpuStreamFromTokenAt, {stream});
-      if (failed(fromToken))
-        return failure();
-      stream = *fromToken;
-    }
+    // Even a token a gpu op made just before may have been released since,
+    // at run time, by a gpu.wait on it or on a token with the same stream.
+    FailureOr<Value> fromToken = call(
+        rewriter, op, MgpuFunction::mgpuStreamFromTokenAt, {streams.front()});
+    if (failed(fromToken))
+      return failure();
+    Value stream = *fromToken;
     for (Value dependency : streams.getArrayRef().drop_front())
       if (failed(call(rewriter, op, MgpuFunction::mgpuStreamJoinAt,
                       {stream, dependency})))

@@ -65,7 +65,7 @@ public:
 
   //===--------------------------------------------------------------------===//
   // Tokens: streams, and events once a token crossed an async.yield. The
-  // ops that take tokens accept both (MgpuAbi.def).
+  // ops that take tokens accept both, released ones included (MgpuAbi.def).
   //===--------------------------------------------------------------------===//
 
   virtual Status createStream(void *&stream, const char *loc) = 0;

@@ -34,10 +34,11 @@ func.func @sync_dynamic(%n: index) {
 // CHECK:         %[[PTR:.*]] = llvm.call @mgpuMemAllocAt(%{{.*}}, %[[T]], %[[SHARED]], %{{.*}})
 // CHECK:         %[[PTR1:.*]] = llvm.addrspacecast %[[PTR]] : !llvm.ptr to !llvm.ptr<1>
 // CHECK:         llvm.insertvalue %[[PTR1]], %{{.*}}[0]
+// CHECK:         %[[T2:.*]] = llvm.call @mgpuStreamFromTokenAt(%[[T]], %{{.*}})
 // CHECK:         %[[FREED1:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(ptr<1>
 // CHECK:         %[[FREED:.*]] = llvm.addrspacecast %[[FREED1]] : !llvm.ptr<1> to !llvm.ptr
-// CHECK:         llvm.call @mgpuMemFreeAt(%[[FREED]], %[[T]], %{{.*}})
-// CHECK:         llvm.return %[[T]]
+// CHECK:         llvm.call @mgpuMemFreeAt(%[[FREED]], %[[T2]], %{{.*}})
+// CHECK:         llvm.return %[[T2]]
 func.func @async_host_shared(%t: !gpu.async.token) -> !gpu.async.token {
   %m, %t1 = gpu.alloc async [%t] host_shared () : memref<8xi64, 1>
   %t2 = gpu.dealloc async [%t1] %m : memref<8xi64, 1>

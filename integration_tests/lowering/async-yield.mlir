@@ -6,7 +6,8 @@
 // own made from that event.
 // CHECK-LABEL: llvm.func @fork
 // CHECK:         async.execute
-// CHECK:           %[[S:.*]] = llvm.call @mgpuStreamCreateAt
+// CHECK:           %[[NEW:.*]] = llvm.call @mgpuStreamCreateAt
+// CHECK:           %[[S:.*]] = llvm.call @mgpuStreamFromTokenAt(%[[NEW]], %{{.*}})
 // CHECK:           llvm.call @mgpuMemsetStridedAt({{.*}}, %[[S]], %{{.*}})
 // CHECK:           %[[E:.*]] = llvm.call @mgpuStreamRecordEventAt(%[[S]], %{{.*}})
 // CHECK:           llvm.call @mgpuStreamDestroyAt(%[[S]], %{{.*}})
@@ -14,7 +15,8 @@
 // CHECK:         async.execute
 // CHECK-SAME:      (%{{.*}} as %[[ARG:.*]]: !async.value<!llvm.ptr>)
 // CHECK:           %[[S2:.*]] = llvm.call @mgpuStreamFromTokenAt(%[[ARG]], %{{.*}})
-// CHECK:           llvm.call @mgpuMemsetStridedAt({{.*}}, %[[S2]], %{{.*}})
+// CHECK:           %[[S3:.*]] = llvm.call @mgpuStreamFromTokenAt(%[[S2]], %{{.*}})
+// CHECK:           llvm.call @mgpuMemsetStridedAt({{.*}}, %[[S3]], %{{.*}})
 func.func @fork(%m: memref<?xi32>, %v: i32) {
   %t0 = async.execute {
     gpu.memset %m, %v : memref<?xi32>, i32

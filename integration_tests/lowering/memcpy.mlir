@@ -8,14 +8,16 @@
 // CHECK-DAG: llvm.func @mgpuStreamFromTokenAt(!llvm.ptr, !llvm.ptr) -> !llvm.ptr
 
 // Every call carries its op's name and location, as a private string.
-// CHECK-DAG: llvm.mlir.global private constant @[[ORIG_WAIT_ASYNC:.*]]("gpu.wait@{{.*}}memcpy.mlir:[[# @LINE + 15]]:9\00")
-// CHECK-DAG: llvm.mlir.global private constant @[[ORIG_COPY:.*]]("gpu.memcpy@{{.*}}memcpy.mlir:[[# @LINE + 15]]:9\00")
-// CHECK-DAG: llvm.mlir.global private constant @[[ORIG_WAIT:.*]]("gpu.wait@{{.*}}memcpy.mlir:[[# @LINE + 15]]:3\00")
+// CHECK-DAG: llvm.mlir.global private constant @[[ORIG_WAIT_ASYNC:.*]]("gpu.wait@{{.*}}memcpy.mlir:[[# @LINE + 17]]:9\00")
+// CHECK-DAG: llvm.mlir.global private constant @[[ORIG_COPY:.*]]("gpu.memcpy@{{.*}}memcpy.mlir:[[# @LINE + 17]]:9\00")
+// CHECK-DAG: llvm.mlir.global private constant @[[ORIG_WAIT:.*]]("gpu.wait@{{.*}}memcpy.mlir:[[# @LINE + 17]]:3\00")
 
 // The original case: a copy into memory space 1 on the stream of a
-// `gpu.wait async`, then a final wait.
+// `gpu.wait async`, then a final wait. The runtime says which stream the
+// copy runs on (the token's, unless a gpu.wait released it since).
 // CHECK-LABEL: llvm.func @original
-// CHECK:         %[[STREAM:.*]] = llvm.call @mgpuStreamCreateAt(%{{.*}})
+// CHECK:         %[[NEW:.*]] = llvm.call @mgpuStreamCreateAt(%{{.*}})
+// CHECK:         %[[STREAM:.*]] = llvm.call @mgpuStreamFromTokenAt(%[[NEW]], %{{.*}})
 // CHECK:         %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK:         %[[END:.*]] = llvm.getelementptr %[[NULL]][7] : (!llvm.ptr) -> !llvm.ptr, f32
 // CHECK:         %[[BYTES:.*]] = llvm.ptrtoint %[[END]] : !llvm.ptr to i64

@@ -71,13 +71,20 @@ func.func @through_branches(%c: i1, %a: !gpu.async.token) {
   return
 }
 
-// Tokens made by gpu ops here are streams: used as they are.
+// A token made by a gpu op here goes through the runtime too: a gpu.wait may
+// have released its stream since (here one on %b, the same stream), and a
+// completed token is still a dependency, which then gets a stream of its own.
 // CHECK-LABEL: llvm.func @local_tokens
-// CHECK:         %[[S:.*]] = llvm.call @mgpuStreamCreateAt
-// CHECK-NOT:     mgpuStreamFromTokenAt
-// CHECK:         llvm.return %[[S]]
+// CHECK:         %[[A:.*]] = llvm.call @mgpuStreamCreateAt
+// CHECK:         %[[B:.*]] = llvm.call @mgpuStreamFromTokenAt(%[[A]], %{{.*}})
+// CHECK:         llvm.call @mgpuStreamSynchronizeAt(%[[B]], %{{.*}})
+// CHECK:         llvm.call @mgpuStreamDestroyAt(%[[B]], %{{.*}})
+// CHECK:         %[[C:.*]] = llvm.call @mgpuStreamFromTokenAt(%[[A]], %{{.*}})
+// CHECK:         llvm.return %[[C]]
 func.func @local_tokens() -> !gpu.async.token {
   %a = gpu.wait async
   %b = gpu.wait async [%a]
-  return %b : !gpu.async.token
+  gpu.wait [%b]
+  %c = gpu.wait async [%a]
+  return %c : !gpu.async.token
 }

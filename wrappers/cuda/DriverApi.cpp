@@ -243,6 +243,9 @@ public:
     return driver().cuEventRecord(static_cast<CUevent>(event),
                                   static_cast<CUstream>(stream));
   }
+  Result queryEvent(void *event) override {
+    return driver().cuEventQuery(static_cast<CUevent>(event));
+  }
   Result synchronizeEvent(void *event) override {
     return driver().cuEventSynchronize(static_cast<CUevent>(event));
   }

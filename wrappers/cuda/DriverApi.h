@@ -48,6 +48,7 @@
   REQUIRED(cuEventCreate)                                                      \
   REQUIRED(cuEventDestroy)                                                     \
   REQUIRED(cuEventRecord)                                                      \
+  REQUIRED(cuEventQuery)                                                       \
   REQUIRED(cuEventSynchronize)                                                 \
   REQUIRED(cuEventElapsedTime)                                                 \
   REQUIRED(cuMemGetInfo)                                                       \

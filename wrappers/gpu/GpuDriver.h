@@ -89,6 +89,9 @@ public:
   virtual Result createEvent(void *&event) = 0;
   virtual Result destroyEvent(void *event) = 0;
   virtual Result recordEvent(void *event, void *stream) = 0;
+  /// Success when the event's record has been reached (or it was never
+  /// recorded); isNotReady else.
+  virtual Result queryEvent(void *event) = 0;
   virtual Result synchronizeEvent(void *event) = 0;
   virtual Result streamWaitEvent(void *stream, void *event) = 0;
   /// An event that records when it is reached, for timers.

@@ -173,14 +173,17 @@ Status GpuRuntime::finalize(std::vector<Warning> &leaks) {
         check(driver.free(reinterpret_cast<void *>(base))));
   }
   allocations.clear();
-  for (auto &[id, token] : tokens) {
-    GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(token.device));
-    if (token.isEvent)
-      GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyEvent(token.event)));
-    else
-      GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyStream(token.stream)));
+  for (auto *table : {&tokens, &draining}) {
+    for (auto &[id, token] : *table) {
+      GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(token.device));
+      if (token.isEvent)
+        GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyEvent(token.event)));
+      else
+        GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyStream(token.stream)));
+    }
+    table->clear();
   }
-  tokens.clear();
+  sweepDrainingAt = 0;
   for (auto &[handle, timer] : timers) {
     GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(timer->device));
     for (void *event : {timer->start, timer->stop})

@@ -7,11 +7,17 @@
 //   on every thread that calls in. gpu.set_default_device switches
 //   the device that later allocations, streams and module loads use.
 // - Tokens: the handles the program holds for streams and events are ids
-//   into a table, not driver handles, so that a token used after a gpu.wait
-//   released it is an error at that op rather than a use of a dead stream.
+//   into a table, not driver handles, and never reused. A token stays a
+//   valid dependency after a gpu.wait or a join released it (the gpu
+//   dialect's tokens are values): its id then names the work enqueued before
+//   the release, which is done, or still running on a stream nothing new is
+//   enqueued on, or behind an event (`draining`). New work on a released
+//   stream is still an error at that op rather than a use of a dead stream.
 //   Streams are created blocking, so the synchronous form of an op (the null
 //   stream) runs on the legacy default stream, after all work enqueued before
-//   it on any stream, and waits for it. Idle streams are kept for reuse.
+//   it on any stream, and waits for it. Idle streams are kept for reuse; a
+//   released stream only once its work is done, so that reusing it can never
+//   make an old token wait for new work.
 // - Memory: an allocation table of what gpu.alloc returned, checked by
 //   frees, copies and memsets (out of bounds, use after free, double free),
 //   and reported at exit for what was never freed.
@@ -66,6 +72,9 @@ private:
     void *stream = nullptr;
     void *event = nullptr;
     LaunchRecord lastLaunch;
+    /// Threads waiting in synchronizeStream for this token's work: a
+    /// released token is not retired under them.
+    unsigned waiters = 0;
   };
   struct Module {
     void *handle = nullptr;
@@ -119,7 +128,20 @@ private:
   bool isReleased(void *token) const;
   void *addToken(Token token);
   Status takeIdleOrNewStream(int device, void *&stream);
-  Status releaseStream(Token &token);
+  /// What a dependency on `token` waits for: its live entry, or the
+  /// draining entry of a released token whose work may still run; null
+  /// for a released token whose work is done. Fails for an id never issued.
+  Status resolveDependency(void *token, Token *&entry);
+  /// Makes `stream` (of `device`) wait for the work of `dependency` so far.
+  Status waitForToken(void *stream, int device, const Token &dependency);
+  /// Takes the live token `id` out of the table: done, its stream goes back
+  /// to the pool or its event is destroyed; else it keeps draining.
+  Status releaseToken(uint64_t id);
+  /// Recycles `token`'s stream or destroys its event if its work is done,
+  /// and says so in `done`.
+  Status retireIfDone(Token &token, bool &done);
+  /// Retires the draining tokens whose work is done, once there are many.
+  Status sweepDraining();
   /// Waits for the null stream's work when `token` is null.
   Status finishIfSynchronous(void *token, void *stream);
   /// Success, or an error "<name>: <meaning>" of `result`.
@@ -140,6 +162,11 @@ private:
   int defaultDevice = 0;
   uint64_t nextTokenId = 1;
   std::unordered_map<uint64_t, Token> tokens;
+  /// Released tokens whose work may still run, by id: a stream nothing is
+  /// enqueued on any more, or an event. A released id in neither table names
+  /// work that is done.
+  std::unordered_map<uint64_t, Token> draining;
+  size_t sweepDrainingAt = 0;
   std::map<uintptr_t, Allocation> allocations;
   std::vector<std::unique_ptr<Module>> modules;
   std::vector<std::unique_ptr<Function>> functions;

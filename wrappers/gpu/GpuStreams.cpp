@@ -7,6 +7,9 @@
 
 #include "wrappers/gpu/GpuRuntime.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace gpu_runner {
 namespace {
 
@@ -98,91 +101,145 @@ Status GpuRuntime::takeIdleOrNewStream(int device, void *&stream) {
   return Status();
 }
 
-Status GpuRuntime::releaseStream(Token &token) {
+Status GpuRuntime::resolveDependency(void *token, Token *&entry) {
+  entry = nullptr;
+  uint64_t id = tokenId(token);
+  if (auto it = tokens.find(id); it != tokens.end())
+    entry = &it->second;
+  else if (auto it = draining.find(id); it != draining.end())
+    entry = &it->second;
+  else if (!isReleased(token))
+    return Status::error("invalid stream handle " + formatPointer(token) +
+                         ": no stream or event of this program has it");
+  return Status();
+}
+
+Status GpuRuntime::waitForToken(void *stream, int device,
+                                const Token &dependency) {
+  if (dependency.isEvent) {
+    GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(device));
+    return check(driver.streamWaitEvent(stream, dependency.event));
+  }
+  // An event without timing marks the dependency's work so far; the driver
+  // keeps the wait once the event is destroyed.
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(dependency.device));
+  void *event = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(check(driver.createEvent(event)));
+  GPU_RUNNER_RETURN_IF_ERROR(
+      check(driver.recordEvent(event, dependency.stream)));
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(device));
+  GPU_RUNNER_RETURN_IF_ERROR(check(driver.streamWaitEvent(stream, event)));
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(dependency.device));
+  return check(driver.destroyEvent(event));
+}
+
+Status GpuRuntime::retireIfDone(Token &token, bool &done) {
+  done = false;
   GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(token.device));
+  Result result = token.isEvent ? driver.queryEvent(token.event)
+                                : driver.queryStream(token.stream);
+  if (driver.isNotReady(result))
+    return Status();
+  GPU_RUNNER_RETURN_IF_ERROR(checkResult(result, &token.lastLaunch));
+  done = true;
   if (token.isEvent)
     return check(driver.destroyEvent(token.event));
-  // A stream with nothing left to run can be handed out again; one still
-  // busy is destroyed, which the driver defers until its work is done.
-  Result idle = driver.queryStream(token.stream);
-  if (idle == 0) {
-    devices.at(token.device).idleStreams.push_back(token.stream);
+  // Nothing can be enqueued on a released stream, so once idle it may serve
+  // new work: no token that names it is left to mistake that work for its
+  // own.
+  devices.at(token.device).idleStreams.push_back(token.stream);
+  return Status();
+}
+
+Status GpuRuntime::releaseToken(uint64_t id) {
+  auto it = tokens.find(id);
+  Token released = std::move(it->second);
+  tokens.erase(it);
+  bool done = false;
+  GPU_RUNNER_RETURN_IF_ERROR(retireIfDone(released, done));
+  if (!done)
+    draining.emplace(id, std::move(released));
+  return sweepDraining();
+}
+
+Status GpuRuntime::sweepDraining() {
+  // Sweeping only when the table has doubled keeps the queries per release
+  // constant on average, however many tokens a program leaves draining.
+  constexpr size_t kMinimumSweep = 64;
+  if (draining.size() < std::max(sweepDrainingAt, kMinimumSweep))
     return Status();
+  for (auto it = draining.begin(); it != draining.end();) {
+    bool done = false;
+    if (it->second.waiters == 0)
+      GPU_RUNNER_RETURN_IF_ERROR(retireIfDone(it->second, done));
+    it = done ? draining.erase(it) : std::next(it);
   }
-  if (!driver.isNotReady(idle))
-    return checkResult(idle, &token.lastLaunch);
-  return check(driver.destroyStream(token.stream));
+  sweepDrainingAt = 2 * draining.size();
+  return Status();
 }
 
 Status GpuRuntime::destroyStream(void *token, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
+  if (tokens.count(tokenId(token)))
+    return releaseToken(tokenId(token));
   // Releasing a token twice is fine: programs wait on a token twice.
-  if (isReleased(token))
-    return Status();
   Token *entry = nullptr;
-  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(token, entry));
-  Token released = std::move(*entry);
-  tokens.erase(tokenId(token));
-  return releaseStream(released);
+  return resolveDependency(token, entry);
 }
 
 Status GpuRuntime::synchronizeStream(void *token, const char *) {
   std::unique_lock<std::mutex> lock(mutex);
-  // A released stream's work was waited for by the gpu.wait that released
-  // it, or by the stream it was joined into.
-  if (isReleased(token))
-    return Status();
   Token *entry = nullptr;
-  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(token, entry));
+  GPU_RUNNER_RETURN_IF_ERROR(resolveDependency(token, entry));
+  if (!entry) // released, and its work is done
+    return Status();
   GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(entry->device));
-  bool isEvent = entry->isEvent;
-  void *stream = entry->stream;
-  void *event = entry->event;
-  LaunchRecord launch = entry->lastLaunch;
+  uint64_t id = tokenId(token);
+  Token waited = *entry;
+  ++entry->waiters;
   // Others may enqueue while this thread waits.
   lock.unlock();
-  Result result = isEvent ? driver.synchronizeEvent(event)
-                          : driver.synchronizeStream(stream);
+  Result result = waited.isEvent ? driver.synchronizeEvent(waited.event)
+                                 : driver.synchronizeStream(waited.stream);
   lock.lock();
-  return checkResult(result, &launch);
+  for (auto *table : {&tokens, &draining})
+    if (auto it = table->find(id); it != table->end())
+      --it->second.waiters;
+  return checkResult(result, &waited.lastLaunch);
 }
 
 Status GpuRuntime::joinStream(void *stream, void *dependency, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
-  if (stream == dependency || isReleased(dependency))
+  if (stream == dependency)
     return Status();
   Token *target = nullptr, *source = nullptr;
   GPU_RUNNER_RETURN_IF_ERROR(resolveToken(stream, target));
-  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(dependency, source));
   if (target->isEvent)
     return Status::error("an event was passed where a stream was expected");
-  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(source->device));
-  void *event = source->event;
-  if (!source->isEvent) {
-    GPU_RUNNER_RETURN_IF_ERROR(check(driver.createEvent(event)));
-    GPU_RUNNER_RETURN_IF_ERROR(
-        check(driver.recordEvent(event, source->stream)));
-  }
-  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(target->device));
+  GPU_RUNNER_RETURN_IF_ERROR(resolveDependency(dependency, source));
+  if (!source) // released, and its work is done
+    return Status();
   GPU_RUNNER_RETURN_IF_ERROR(
-      check(driver.streamWaitEvent(target->stream, event)));
+      waitForToken(target->stream, target->device, *source));
   if (target->lastLaunch.kernel.empty())
     target->lastLaunch = source->lastLaunch;
-  if (!source->isEvent)
-    GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyEvent(event)));
-  Token released = std::move(*source);
-  tokens.erase(tokenId(dependency));
-  return releaseStream(released);
+  if (!tokens.count(tokenId(dependency)))
+    return Status(); // released already
+  return releaseToken(tokenId(dependency));
 }
 
 Status GpuRuntime::recordEventOnStream(void *stream, void *&event,
                                        const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   Token *source = nullptr;
-  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(stream, source));
+  GPU_RUNNER_RETURN_IF_ERROR(resolveDependency(stream, source));
+  // An event, or a released token, already names fixed work: it is its own
+  // event, and stays valid once the caller releases it.
+  if (!source || source->isEvent || !tokens.count(tokenId(stream))) {
+    event = stream;
+    return Status();
+  }
   GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(source->device));
-  if (source->isEvent)
-    return Status::error("an event was passed where a stream was expected");
   Token token;
   token.isEvent = true;
   token.device = source->device;
@@ -197,22 +254,28 @@ Status GpuRuntime::recordEventOnStream(void *stream, void *&event,
 Status GpuRuntime::streamFromToken(void *token, void *&stream, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   Token *entry = nullptr;
-  GPU_RUNNER_RETURN_IF_ERROR(resolveToken(token, entry));
-  if (!entry->isEvent) {
+  GPU_RUNNER_RETURN_IF_ERROR(resolveDependency(token, entry));
+  uint64_t id = tokenId(token);
+  bool live = tokens.count(id);
+  if (live && !entry->isEvent) {
     stream = token;
     return Status();
   }
-  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(entry->device));
+  // An event, or a released token: a stream of its own that waits for
+  // whatever of the token's work is left.
   Token fresh;
-  fresh.device = entry->device;
-  fresh.lastLaunch = entry->lastLaunch;
+  fresh.device = entry ? entry->device : defaultDevice;
+  GPU_RUNNER_RETURN_IF_ERROR(checkLoaded());
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(fresh.device));
   GPU_RUNNER_RETURN_IF_ERROR(takeIdleOrNewStream(fresh.device, fresh.stream));
-  GPU_RUNNER_RETURN_IF_ERROR(
-      check(driver.streamWaitEvent(fresh.stream, entry->event)));
-  GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyEvent(entry->event)));
-  tokens.erase(tokenId(token));
+  if (entry) {
+    fresh.lastLaunch = entry->lastLaunch;
+    GPU_RUNNER_RETURN_IF_ERROR(
+        waitForToken(fresh.stream, fresh.device, *entry));
+  }
   stream = addToken(std::move(fresh));
-  return Status();
+  // The event has served its first use; it stays a valid token.
+  return live ? releaseToken(id) : Status();
 }
 
 Status GpuRuntime::createEvent(void *&event, const char *) {

@@ -170,6 +170,9 @@ public:
     return hip().hipEventRecord(static_cast<hipEvent_t>(event),
                                 static_cast<hipStream_t>(stream));
   }
+  Result queryEvent(void *event) override {
+    return hip().hipEventQuery(static_cast<hipEvent_t>(event));
+  }
   Result synchronizeEvent(void *event) override {
     return hip().hipEventSynchronize(static_cast<hipEvent_t>(event));
   }

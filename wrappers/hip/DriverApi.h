@@ -44,6 +44,7 @@ using HipMallocManagedFunction = hipError_t (*)(void **, size_t, unsigned);
   ENTRY(hipEventCreateWithFlags)                                               \
   ENTRY(hipEventDestroy)                                                       \
   ENTRY(hipEventRecord)                                                        \
+  ENTRY(hipEventQuery)                                                         \
   ENTRY(hipEventSynchronize)                                                   \
   ENTRY(hipEventElapsedTime)                                                   \
   ENTRY(hipFree)                                                               \

@@ -43,44 +43,28 @@ Status HostRuntime::createStream(void *&stream, const char *) {
   return streamManager.createStream(stream);
 }
 
-// A token is a stream or, after an async.yield, an event: the functions
-// that take tokens accept both (MgpuAbi.def). Ids are never reused, so a
-// handle's kind cannot change between the check and the call.
+// A token is a stream or, after an async.yield, an event, and stays a
+// valid dependency once released: StreamManager's token functions.
 
 Status HostRuntime::destroyStream(void *token, const char *) {
-  if (streamManager.isEvent(token))
-    return streamManager.destroyEvent(token);
-  return streamManager.destroy(token);
+  return streamManager.releaseToken(token);
 }
 
 Status HostRuntime::synchronizeStream(void *token, const char *) {
-  if (streamManager.isEvent(token))
-    return streamManager.synchronizeEvent(token);
-  return streamManager.synchronize(token);
+  return streamManager.synchronizeToken(token);
 }
 
 Status HostRuntime::joinStream(void *stream, void *dependency, const char *) {
-  if (!streamManager.isEvent(dependency))
-    return streamManager.join(stream, dependency);
-  GPU_RUNNER_RETURN_IF_ERROR(stream
-                                 ? streamManager.waitEvent(stream, dependency)
-                                 : streamManager.synchronizeEvent(dependency));
-  return streamManager.destroyEvent(dependency);
+  return streamManager.joinToken(stream, dependency);
 }
 
 Status HostRuntime::recordEventOnStream(void *stream, void *&event,
                                         const char *) {
-  GPU_RUNNER_RETURN_IF_ERROR(streamManager.createEvent(event));
-  return streamManager.recordEvent(event, stream);
+  return streamManager.eventFromToken(stream, event);
 }
 
 Status HostRuntime::streamFromToken(void *token, void *&stream, const char *) {
-  stream = token;
-  if (!streamManager.isEvent(token))
-    return Status();
-  GPU_RUNNER_RETURN_IF_ERROR(streamManager.createStream(stream));
-  GPU_RUNNER_RETURN_IF_ERROR(streamManager.waitEvent(stream, token));
-  return streamManager.destroyEvent(token);
+  return streamManager.streamFromToken(token, stream);
 }
 
 Status HostRuntime::createEvent(void *&event, const char *) {

@@ -64,6 +64,9 @@ struct StreamManager::StreamState {
 struct StreamManager::EventState {
   bool recorded = false;
   Mark mark;
+  /// Released as a token while its record was still running: kept for the
+  /// token's later uses, destroyed as far as the event functions can tell.
+  bool released = false;
 };
 
 struct StreamManager::Worker {
@@ -178,17 +181,71 @@ Status StreamManager::lookupEvent(void *handle,
                               ? ": it is a stream"
                               : ": no event was created with it"));
   auto it = events.find(idOf(handle));
-  if (it == events.end())
+  if (it == events.end() || it->second->released)
     return Status::error("the event " + formatPointer(handle) +
                          " was already destroyed");
   event = it->second;
   return Status();
 }
 
+Status StreamManager::tokenMark(void *token, Mark &mark) const {
+  mark.clear();
+  switch (kindOf(token)) {
+  case HandleKind::Stream:
+    // Nothing is enqueued on a released stream: its count is final.
+    if (auto it = streams.find(idOf(token)); it != streams.end())
+      mark.emplace_back(it->second, it->second->enqueued);
+    return Status();
+  case HandleKind::Event:
+    if (auto it = events.find(idOf(token));
+        it != events.end() && it->second->recorded)
+      mark = it->second->mark;
+    return Status();
+  case HandleKind::None:
+    break;
+  }
+  return invalidStreamHandle(token);
+}
+
 void StreamManager::push(StreamState &stream, Task task, const char *loc) {
   stream.queue.push_back(QueuedTask{std::move(task), loc});
   ++stream.enqueued;
   stream.worker->wake.notify_one();
+}
+
+void StreamManager::pushWait(StreamState &stream, Mark mark) {
+  if (isDone(mark))
+    return;
+  push(
+      stream,
+      [this, mark = std::move(mark)]() {
+        std::unique_lock<std::mutex> waitLock(mutex);
+        waitFor(waitLock, mark);
+        return Status();
+      },
+      "gpu.wait");
+}
+
+void StreamManager::releaseEvent(uint64_t id) {
+  auto it = events.find(id);
+  if (it == events.end() || it->second->released)
+    return;
+  if (!it->second->recorded || isDone(it->second->mark)) {
+    events.erase(it);
+    return;
+  }
+  it->second->released = true;
+  // Pruning only when the count has doubled keeps the work per release
+  // constant on average, however many events a program leaves running.
+  constexpr size_t kMinimumPrune = 64;
+  if (++releasedEvents < std::max(pruneReleasedAt, kMinimumPrune))
+    return;
+  for (auto event = events.begin(); event != events.end();) {
+    bool forget = event->second->released && isDone(event->second->mark);
+    releasedEvents -= forget ? 1 : 0;
+    event = forget ? events.erase(event) : std::next(event);
+  }
+  pruneReleasedAt = 2 * releasedEvents;
 }
 
 void StreamManager::release(StreamState &stream) {
@@ -240,8 +297,12 @@ Status StreamManager::pendingError(uint64_t id) const {
 }
 
 Status StreamManager::createStream(void *&stream) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return createStreamLocked(stream);
+}
+
+Status StreamManager::createStreamLocked(void *&stream) {
   stream = nullptr;
-  std::unique_lock<std::mutex> lock(mutex);
   Worker *worker;
   if (!idleWorkers.empty()) {
     worker = idleWorkers.back();
@@ -340,16 +401,7 @@ Status StreamManager::join(void *stream, void *dependency) {
       lookupStream(dependency, dependencyState, /*forEnqueue=*/false));
   if (!dependencyState)
     return Status(); // reclaimed: all its work is done
-  Mark mark{{dependencyState, dependencyState->enqueued}};
-  if (!isDone(mark))
-    push(
-        *state,
-        [this, mark]() {
-          std::unique_lock<std::mutex> waitLock(mutex);
-          waitFor(waitLock, mark);
-          return Status();
-        },
-        "gpu.wait");
+  pushWait(*state, Mark{{dependencyState, dependencyState->enqueued}});
   release(*dependencyState);
   return Status();
 }
@@ -425,16 +477,86 @@ Status StreamManager::waitEvent(void *stream, void *event) {
       lookupStream(stream, streamState, /*forEnqueue=*/true));
   std::shared_ptr<EventState> state;
   GPU_RUNNER_RETURN_IF_ERROR(lookupEvent(event, state));
-  if (!state->recorded || isDone(state->mark))
+  if (state->recorded)
+    pushWait(*streamState, state->mark);
+  return Status();
+}
+
+Status StreamManager::streamFromToken(void *token, void *&stream) {
+  std::lock_guard<std::mutex> lock(mutex);
+  stream = token;
+  if (!token)
     return Status();
-  push(
-      *streamState,
-      [this, mark = state->mark]() {
-        std::unique_lock<std::mutex> waitLock(mutex);
-        waitFor(waitLock, mark);
-        return Status();
-      },
-      "gpu.wait");
+  if (kindOf(token) == HandleKind::Stream)
+    if (auto it = streams.find(idOf(token));
+        it != streams.end() && !it->second->released)
+      return Status();
+  Mark mark;
+  GPU_RUNNER_RETURN_IF_ERROR(tokenMark(token, mark));
+  GPU_RUNNER_RETURN_IF_ERROR(createStreamLocked(stream));
+  pushWait(*streams.at(idOf(stream)), std::move(mark));
+  if (kindOf(token) == HandleKind::Event)
+    releaseEvent(idOf(token));
+  return Status();
+}
+
+Status StreamManager::joinToken(void *stream, void *token) {
+  if (!isEvent(token))
+    return join(stream, token);
+  if (!stream) {
+    GPU_RUNNER_RETURN_IF_ERROR(synchronizeToken(token));
+    return releaseToken(token);
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<StreamState> state;
+  GPU_RUNNER_RETURN_IF_ERROR(lookupStream(stream, state, /*forEnqueue=*/true));
+  Mark mark;
+  GPU_RUNNER_RETURN_IF_ERROR(tokenMark(token, mark));
+  pushWait(*state, std::move(mark));
+  releaseEvent(idOf(token));
+  return Status();
+}
+
+Status StreamManager::synchronizeToken(void *token) {
+  if (!isEvent(token))
+    return synchronize(token);
+  std::unique_lock<std::mutex> lock(mutex);
+  Mark mark;
+  GPU_RUNNER_RETURN_IF_ERROR(tokenMark(token, mark));
+  waitFor(lock, mark);
+  return firstError(mark);
+}
+
+Status StreamManager::releaseToken(void *token) {
+  if (!isEvent(token))
+    return destroy(token);
+  std::lock_guard<std::mutex> lock(mutex);
+  releaseEvent(idOf(token));
+  return Status();
+}
+
+Status StreamManager::eventFromToken(void *token, void *&event) {
+  std::lock_guard<std::mutex> lock(mutex);
+  event = token;
+  Mark mark;
+  if (!token) {
+    mark = markAll();
+  } else {
+    GPU_RUNNER_RETURN_IF_ERROR(tokenMark(token, mark));
+    auto it = streams.find(idOf(token));
+    bool liveStream = kindOf(token) == HandleKind::Stream &&
+                      it != streams.end() && !it->second->released;
+    if (!liveStream)
+      return Status();
+  }
+  uint64_t id = nextHandle++;
+  handleKinds.resize(id + 1, HandleKind::None);
+  handleKinds[id] = HandleKind::Event;
+  auto state = std::make_shared<EventState>();
+  state->recorded = true;
+  state->mark = std::move(mark);
+  events.emplace(id, std::move(state));
+  event = handleOf(id);
   return Status();
 }
 
@@ -449,6 +571,8 @@ Status StreamManager::shutdown() {
                              pendingErrors.front().message);
   pendingErrors.clear();
   events.clear();
+  releasedEvents = 0;
+  pruneReleasedAt = 0;
   for (auto &worker : workers) {
     worker->exit = true;
     worker->wake.notify_one();
@@ -470,6 +594,11 @@ size_t StreamManager::workerCount() const {
 size_t StreamManager::streamCount() const {
   std::lock_guard<std::mutex> lock(mutex);
   return streams.size();
+}
+
+size_t StreamManager::eventCount() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return events.size();
 }
 
 } // namespace gpu_runner

@@ -16,6 +16,12 @@
 // a stream can wait for an event of another stream without blocking the
 // program.
 //
+// Tokens (the program's async tokens, Runtime.h) are stream or event
+// handles, and stay valid dependencies once released (the gpu dialect's
+// tokens are values): a released stream names the work enqueued on it
+// before its release, a released event its last record, both done or still
+// running. Only new work on a released stream is an error.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef GPU_RUNNER_WRAPPERS_HOST_STREAM_H
@@ -92,6 +98,25 @@ public:
   /// wait). On the null stream: blocks the caller like synchronizeEvent.
   Status waitEvent(void *stream, void *event);
 
+  /// The stream an op whose first dependency is `token` runs on: `token`
+  /// itself while it is a stream that takes work (or null); else, for an
+  /// event or a released stream, a new stream whose work first waits for
+  /// what is left of the token's work. An event is released by this use.
+  Status streamFromToken(void *token, void *&stream);
+  /// Makes `stream` wait, without blocking, for `token`'s work so far, then
+  /// releases `token` (join for a stream). On the null stream: waits.
+  Status joinToken(void *stream, void *token);
+  /// Blocks until `token`'s work is done; reports the first failure of its
+  /// stream. A released token whose work is done returns at once.
+  Status synchronizeToken(void *token);
+  /// Releases `token`: a stream takes no more work (destroy), an event is
+  /// forgotten once its record completes. Releasing it again is fine.
+  Status releaseToken(void *token);
+  /// The token a token becomes when it crosses an async.yield: a new event
+  /// recorded on a stream that takes work; an event or a released stream,
+  /// whose work is fixed already, is its own.
+  Status eventFromToken(void *token, void *&event);
+
   /// Drains and releases every stream, forgets every event and joins the
   /// worker threads; reports the first failure of a task. The manager may be
   /// used again afterwards.
@@ -103,6 +128,7 @@ public:
   /// Introspection for tests.
   size_t workerCount() const;
   size_t streamCount() const; // live plus released-but-draining
+  size_t eventCount() const;  // live plus released-but-running
 
 private:
   struct StreamState;
@@ -123,7 +149,15 @@ private:
   Status lookupStream(void *handle, std::shared_ptr<StreamState> &stream,
                       bool forEnqueue) const;
   Status lookupEvent(void *handle, std::shared_ptr<EventState> &event) const;
+  /// The end of `token`'s work: the current end of a stream (its last task
+  /// for a released one; none once reclaimed), an event's last record (none
+  /// once forgotten). Fails for a handle never issued.
+  Status tokenMark(void *token, Mark &mark) const;
+  Status createStreamLocked(void *&stream);
   void push(StreamState &stream, Task task, const char *loc);
+  /// Makes `stream`'s later work wait for `mark`, unless it is done.
+  void pushWait(StreamState &stream, Mark mark);
+  void releaseEvent(uint64_t id);
   void release(StreamState &stream);
   Mark markAll() const;
   static bool isDone(const Mark &mark);
@@ -142,6 +176,10 @@ private:
   /// Streams not reclaimed yet (live, or released and draining), by id.
   std::unordered_map<uint64_t, std::shared_ptr<StreamState>> streams;
   std::unordered_map<uint64_t, std::shared_ptr<EventState>> events;
+  /// Released events whose record may still run; pruned of the others once
+  /// this many are kept.
+  size_t releasedEvents = 0;
+  size_t pruneReleasedAt = 0;
   std::vector<std::unique_ptr<Worker>> workers;
   std::vector<Worker *> idleWorkers;
   /// Failures of reclaimed streams not reported yet: id, loc, message.

@@ -258,6 +258,48 @@ TEST_CASE("asynchronous ops on a released stream are errors", "[runtime]") {
   REQUIRE_OK(runtime.destroyStream(stream, kLoc));
 }
 
+TEST_CASE("a token is a dependency again after a gpu.wait released it, as "
+          "the lowering calls the runtime",
+          "[runtime][token]") {
+  HostRuntime runtime;
+  void *device = allocate(runtime, 16);
+  int32_t in[4] = {1, 2, 3, 4}, out[4] = {0, 0, 0, 0};
+  // %t0 = gpu.wait async; %t1 = gpu.memcpy async [%t0] ...; gpu.wait [%t1]
+  void *t0 = createStream(runtime);
+  void *t1 = nullptr;
+  REQUIRE_OK(runtime.streamFromToken(t0, t1, kLoc));
+  CHECK(t1 == t0);
+  REQUIRE_OK(runtime.memcpy(device, in, 16, t1, kLoc));
+  REQUIRE_OK(runtime.synchronizeStream(t1, kLoc));
+  REQUIRE_OK(runtime.destroyStream(t1, kLoc));
+  // %t2 = gpu.memcpy async [%t1] ...: a stream of its own.
+  void *t2 = nullptr;
+  REQUIRE_OK(runtime.streamFromToken(t1, t2, kLoc));
+  CHECK(t2 != t1);
+  REQUIRE_OK(runtime.memcpy(out, device, 16, t2, kLoc));
+  // gpu.wait [%t2]; gpu.wait [%t1]
+  REQUIRE_OK(runtime.synchronizeStream(t2, kLoc));
+  REQUIRE_OK(runtime.destroyStream(t2, kLoc));
+  REQUIRE_OK(runtime.synchronizeStream(t1, kLoc));
+  REQUIRE_OK(runtime.destroyStream(t1, kLoc));
+  CHECK(std::memcmp(in, out, sizeof(in)) == 0);
+  // Joined into a live stream, and yielded: it is its own event.
+  void *live = createStream(runtime);
+  REQUIRE_OK(runtime.joinStream(live, t1, kLoc));
+  void *event = nullptr;
+  REQUIRE_OK(runtime.recordEventOnStream(t1, event, kLoc));
+  CHECK(event == t1);
+  REQUIRE_OK(runtime.destroyStream(live, kLoc));
+  // A handle no token ever had is still an error.
+  void *never = reinterpret_cast<void *>(12345);
+  void *stream = nullptr;
+  REQUIRE_ERROR(runtime.streamFromToken(never, stream, kLoc),
+                "invalid stream handle 0x3039");
+  REQUIRE_ERROR(runtime.synchronizeStream(never, kLoc),
+                "invalid stream handle 0x3039");
+  REQUIRE_OK(runtime.free(device, nullptr, kLoc));
+}
+
 TEST_CASE("a token that crossed an async.yield is an event: each stream "
           "made from it waits for the work before it",
           "[runtime]") {

@@ -512,3 +512,160 @@ TEST_CASE("shutdown drains every stream and joins the workers", "[stream]") {
                     a, [] { return Status(); }, "gpu.memcpy"),
                 kReleased);
 }
+
+//===----------------------------------------------------------------------===//
+// Tokens: released streams and events stay valid dependencies, as the gpu
+// dialect's tokens are values.
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("a token whose stream was released gets a new stream that waits "
+          "for what is left of its work",
+          "[stream][token]") {
+  StreamManager streams;
+  void *token = createStream(streams);
+  Gate gate;
+  int value = 0;
+  std::atomic<int> observed{-1};
+  enqueueGated(streams, token, gate, [&] { value = 5; });
+  REQUIRE_OK(streams.releaseToken(token));
+
+  void *stream = nullptr;
+  REQUIRE_OK(streams.streamFromToken(token, stream));
+  CHECK(stream != token);
+  enqueueAction(streams, stream, [&] { observed = value; });
+  std::this_thread::sleep_for(20ms);
+  CHECK(observed == -1);
+  auto waited = std::async(std::launch::async,
+                           [&] { return streams.synchronizeToken(token); });
+  CHECK(stillBlocked(waited));
+  gate.open();
+  REQUIRE_OK(waited.get());
+  REQUIRE_OK(streams.synchronizeToken(stream));
+  CHECK(observed == 5);
+
+  // A live stream is its own stream; a released one is its own event.
+  void *same = nullptr;
+  REQUIRE_OK(streams.streamFromToken(stream, same));
+  CHECK(same == stream);
+  void *event = nullptr;
+  REQUIRE_OK(streams.eventFromToken(token, event));
+  CHECK(event == token);
+  REQUIRE_OK(streams.releaseToken(token));
+  REQUIRE_OK(streams.releaseToken(stream));
+}
+
+TEST_CASE("a completed token waits for nothing, not for new work on the "
+          "worker its stream had",
+          "[stream][token]") {
+  StreamManager streams;
+  void *old = createStream(streams);
+  enqueueAction(streams, old, [] {});
+  REQUIRE_OK(streams.synchronizeToken(old));
+  REQUIRE_OK(streams.releaseToken(old));
+  while (streams.streamCount() != 0)
+    std::this_thread::yield();
+  // The new stream is served by the old one's worker and held at a gate.
+  void *busy = createStream(streams);
+  CHECK(streams.workerCount() == 1);
+  Gate gate;
+  enqueueGated(streams, busy, gate);
+
+  void *stream = nullptr;
+  REQUIRE_OK(streams.streamFromToken(old, stream));
+  CHECK(stream != old);
+  CHECK(stream != busy);
+  std::atomic<bool> ran{false};
+  enqueueAction(streams, stream, [&] { ran = true; });
+  REQUIRE_OK(streams.synchronizeToken(stream));
+  CHECK(ran);
+  REQUIRE_OK(streams.synchronizeToken(old));
+  REQUIRE_OK(streams.joinToken(stream, old));
+  void *event = nullptr;
+  REQUIRE_OK(streams.eventFromToken(old, event));
+  CHECK(event == old);
+  REQUIRE_OK(streams.releaseToken(old));
+  // Only new work on the released stream itself is refused.
+  REQUIRE_ERROR(streams.enqueue(
+                    old, [] { return Status(); }, "gpu.memcpy"),
+                kReleased);
+  gate.open();
+  REQUIRE_OK(streams.releaseToken(busy));
+  REQUIRE_OK(streams.releaseToken(stream));
+}
+
+TEST_CASE("an event token stays valid after its first use", "[stream][token]") {
+  StreamManager streams;
+  void *producer = createStream(streams);
+  Gate gate;
+  std::atomic<bool> produced{false};
+  enqueueGated(streams, producer, gate, [&] { produced = true; });
+  void *event = nullptr;
+  REQUIRE_OK(streams.eventFromToken(producer, event));
+  REQUIRE(streams.isEvent(event));
+  REQUIRE_OK(streams.releaseToken(producer));
+
+  // The first use releases the event; the second one still waits for it.
+  std::atomic<int> sawProduced{0};
+  for (int use = 0; use < 2; ++use) {
+    void *stream = nullptr;
+    REQUIRE_OK(streams.streamFromToken(event, stream));
+    CHECK_FALSE(streams.isEvent(stream));
+    enqueueAction(streams, stream, [&] { sawProduced += produced ? 1 : 0; });
+    REQUIRE_OK(streams.releaseToken(stream));
+  }
+  void *joined = createStream(streams);
+  REQUIRE_OK(streams.joinToken(joined, event));
+  enqueueAction(streams, joined, [&] { sawProduced += produced ? 1 : 0; });
+  void *again = nullptr;
+  REQUIRE_OK(streams.eventFromToken(event, again));
+  CHECK(again == event);
+  // The event functions see it destroyed.
+  REQUIRE_ERROR(streams.synchronizeEvent(event), "already destroyed");
+  auto waited = std::async(std::launch::async,
+                           [&] { return streams.synchronizeToken(event); });
+  CHECK(stillBlocked(waited));
+  gate.open();
+  REQUIRE_OK(waited.get());
+  REQUIRE_OK(streams.synchronizeAll());
+  CHECK(sawProduced == 3);
+  REQUIRE_OK(streams.releaseToken(event));
+  REQUIRE_OK(streams.releaseToken(joined));
+}
+
+TEST_CASE("released events are forgotten once their work is done",
+          "[stream][token]") {
+  StreamManager streams;
+  void *producer = createStream(streams);
+  Gate gate;
+  enqueueGated(streams, producer, gate);
+  // Released while their record still runs: kept for later uses.
+  std::vector<void *> running;
+  for (int i = 0; i < 10; ++i) {
+    void *event = nullptr;
+    REQUIRE_OK(streams.eventFromToken(producer, event));
+    REQUIRE_OK(streams.releaseToken(event));
+    running.push_back(event);
+  }
+  CHECK(streams.eventCount() == 10);
+  gate.open();
+  REQUIRE_OK(streams.synchronizeToken(producer));
+  // Released once done: forgotten at once; the ones kept go in a sweep.
+  for (int i = 0; i < 200; ++i) {
+    void *event = nullptr;
+    REQUIRE_OK(streams.eventFromToken(producer, event));
+    REQUIRE_OK(streams.releaseToken(event));
+  }
+  CHECK(streams.eventCount() == 10);
+  Gate second;
+  enqueueGated(streams, producer, second);
+  for (int i = 0; i < 60; ++i) {
+    void *event = nullptr;
+    REQUIRE_OK(streams.eventFromToken(producer, event));
+    REQUIRE_OK(streams.releaseToken(event));
+  }
+  CHECK(streams.eventCount() < 64);
+  for (void *event : running)
+    REQUIRE_OK(streams.synchronizeToken(event));
+  second.open();
+  REQUIRE_OK(streams.releaseToken(producer));
+}
