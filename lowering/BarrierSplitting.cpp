@@ -109,8 +109,8 @@ bool BarrierSplitter::KernelPieces::containsBarrier(Operation *op) const {
       .wasInterrupted();
 }
 
-/// Shuffles, and calls of functions with barriers or shuffles, need the
-/// threads to run together.
+/// Shuffles, broadcasts, and calls of functions with barriers or shuffles,
+/// need the threads to run together.
 bool BarrierSplitter::KernelPieces::synchronizes(Operation *op) const {
   return op
       ->walk([&](Operation *nested) {
@@ -118,7 +118,8 @@ bool BarrierSplitter::KernelPieces::synchronizes(Operation *op) const {
         bool synchronizingCall =
             call && synchronizing.contains(call.getCalleeAttr().getAttr());
         return synchronizingCall ||
-                       isRuntimeCall(nested, MgpuFunction::mgpuHostShuffleAt)
+                       isRuntimeCall(nested, MgpuFunction::mgpuHostShuffleAt) ||
+                       isRuntimeCall(nested, MgpuFunction::mgpuHostBroadcastAt)
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })

@@ -115,6 +115,58 @@ Value createMemRefOverPointer(OpBuilder &b, Location loc,
       .getResult(0);
 }
 
+/// Moves `value` between lanes by `call`, a runtime call that takes and
+/// returns one scalar's bits as an i64: a vector goes element by element,
+/// which keeps every element type (index included) and any vector size
+/// simple. Values of more than 64 bits are refused at `op`, which `what`
+/// names in the plural.
+FailureOr<Value>
+moveThroughRuntime(OpBuilder &b, Operation *op, Value value, StringRef what,
+                   function_ref<FailureOr<LLVM::CallOp>(Value)> call) {
+  Location loc = op->getLoc();
+  auto moveScalar = [&](Value value) -> FailureOr<Value> {
+    Type type = value.getType();
+    unsigned bits = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+    Type bitsType = b.getIntegerType(bits);
+    Value asBits = value;
+    if (type.isIndex())
+      asBits = arith::IndexCastOp::create(b, loc, bitsType, value);
+    else if (type != bitsType)
+      asBits = arith::BitcastOp::create(b, loc, bitsType, value);
+    if (bits < 64)
+      asBits = arith::ExtUIOp::create(b, loc, b.getI64Type(), asBits);
+    FailureOr<LLVM::CallOp> called = call(asBits);
+    if (failed(called))
+      return failure();
+    Value result = called->getResult();
+    if (bits < 64)
+      result = arith::TruncIOp::create(b, loc, bitsType, result);
+    if (type.isIndex())
+      result = arith::IndexCastOp::create(b, loc, type, result);
+    else if (type != bitsType)
+      result = arith::BitcastOp::create(b, loc, type, result);
+    return result;
+  };
+
+  auto vectorType = dyn_cast<VectorType>(value.getType());
+  Type elementType = vectorType ? vectorType.getElementType() : value.getType();
+  if (!elementType.isIndex() && elementType.getIntOrFloatBitWidth() > 64)
+    return op->emitError() << what
+                           << " of more than 64 bits are not supported on the "
+                              "host backend";
+  if (!vectorType)
+    return moveScalar(value);
+  Value result = value;
+  for (int64_t i = 0, e = vectorType.getNumElements(); i < e; ++i) {
+    Value element = vector::ExtractOp::create(b, loc, value, i);
+    FailureOr<Value> one = moveScalar(element);
+    if (failed(one))
+      return failure();
+    result = vector::InsertOp::create(b, loc, *one, result, i);
+  }
+  return result;
+}
+
 /// Compiles the kernels of one gpu.module into host functions.
 class GpuModuleToHost {
 public:
@@ -135,6 +187,8 @@ private:
   LogicalResult lowerDeviceOps(func::FuncOp function);
   LogicalResult lowerShuffle(OpBuilder &b, gpu::ShuffleOp op, Value context,
                              Value lane, Value laneCount);
+  LogicalResult lowerBroadcast(OpBuilder &b, gpu::SubgroupBroadcastOp op,
+                               Value context);
   LogicalResult lowerPrintf(OpBuilder &b, gpu::PrintfOp op);
   LogicalResult createKernelEntry(gpu::GPUFuncOp kernel);
 
@@ -174,13 +228,15 @@ LogicalResult GpuModuleToHost::checkContents() {
     if (isa<gpu::GPUModuleOp, gpu::GPUFuncOp, gpu::ReturnOp, gpu::ThreadIdOp,
             gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp, gpu::GlobalIdOp,
             gpu::LaneIdOp, gpu::SubgroupIdOp, gpu::SubgroupSizeOp,
-            gpu::NumSubgroupsOp, gpu::BarrierOp, gpu::ShuffleOp, gpu::PrintfOp,
+            gpu::NumSubgroupsOp, gpu::BarrierOp, gpu::ShuffleOp,
+            gpu::SubgroupBroadcastOp, gpu::PrintfOp,
             gpu::DynamicSharedMemoryOp>(op))
       return WalkResult::advance();
     op->emitError() << "'" << op->getName()
                     << "' is not supported in kernels on the host backend; "
                        "kernels here may use the id and size ops, "
-                       "gpu.barrier, gpu.shuffle, gpu.all_reduce, "
+                       "gpu.barrier, gpu.shuffle, gpu.rotate, "
+                       "gpu.subgroup_broadcast, gpu.all_reduce, "
                        "gpu.subgroup_reduce, gpu.printf and "
                        "gpu.dynamic_shared_memory";
     return WalkResult::interrupt();
@@ -189,7 +245,8 @@ LogicalResult GpuModuleToHost::checkContents() {
 }
 
 void GpuModuleToHost::findFunctionsThatSynchronize() {
-  // A function synchronizes if it has a barrier or a shuffle, or calls one
+  // A function synchronizes if it has a barrier, a shuffle or a broadcast
+  // (where the lanes meet), or calls one
   // that does: iterate to a fixed point over the module's few functions.
   llvm::DenseSet<StringAttr> found;
   bool changed = true;
@@ -200,7 +257,7 @@ void GpuModuleToHost::findFunctionsThatSynchronize() {
       if (function.isExternal() || found.contains(name))
         continue;
       WalkResult result = function.walk([&](Operation *op) {
-        if (isa<gpu::BarrierOp, gpu::ShuffleOp>(op))
+        if (isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupBroadcastOp>(op))
           return WalkResult::interrupt();
         if (auto call = dyn_cast<CallOpInterface>(op))
           if (auto callee =
@@ -365,57 +422,37 @@ LogicalResult GpuModuleToHost::lowerShuffle(OpBuilder &b, gpu::ShuffleOp op,
 
   // Every lane calls the runtime, valid or not: the call is where the lanes
   // meet.
-  auto shuffleScalar = [&](Value value) -> FailureOr<Value> {
-    Type type = value.getType();
-    unsigned bits = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-    Type bitsType = b.getIntegerType(bits);
-    Value asBits = value;
-    if (type.isIndex())
-      asBits = arith::IndexCastOp::create(b, loc, bitsType, value);
-    else if (type != bitsType)
-      asBits = arith::BitcastOp::create(b, loc, bitsType, value);
-    if (bits < 64)
-      asBits = arith::ExtUIOp::create(b, loc, b.getI64Type(), asBits);
-    FailureOr<LLVM::CallOp> call =
-        createMgpuCall(b, loc, MgpuFunction::mgpuHostShuffleAt,
-                       {context, asBits, sourceLane, width, location});
-    if (failed(call))
-      return failure();
-    Value result = call->getResult();
-    if (bits < 64)
-      result = arith::TruncIOp::create(b, loc, bitsType, result);
-    if (type.isIndex())
-      result = arith::IndexCastOp::create(b, loc, type, result);
-    else if (type != bitsType)
-      result = arith::BitcastOp::create(b, loc, type, result);
-    return result;
-  };
-
-  Value value = op.getValue();
-  FailureOr<Value> shuffled;
-  if (auto vectorType = dyn_cast<VectorType>(value.getType())) {
-    // One shuffle per element keeps every element type (index included)
-    // and any vector size simple.
-    Value result = value;
-    for (int64_t i = 0, e = vectorType.getNumElements(); i < e; ++i) {
-      Value element = vector::ExtractOp::create(b, loc, value, i);
-      FailureOr<Value> one = shuffleScalar(element);
-      if (failed(one))
-        return failure();
-      result = vector::InsertOp::create(b, loc, *one, result, i);
-    }
-    shuffled = result;
-  } else {
-    if (!value.getType().isIndex() &&
-        value.getType().getIntOrFloatBitWidth() > 64)
-      return op.emitError() << "shuffles of more than 64 bits are not "
-                               "supported on the host backend";
-    shuffled = shuffleScalar(value);
-  }
+  FailureOr<Value> shuffled =
+      moveThroughRuntime(b, op, op.getValue(), "shuffles", [&](Value bits) {
+        return createMgpuCall(b, loc, MgpuFunction::mgpuHostShuffleAt,
+                              {context, bits, sourceLane, width, location});
+      });
   if (failed(shuffled))
     return failure();
+  Value value = op.getValue();
   Value result = arith::SelectOp::create(b, loc, valid, *shuffled, value);
   op.replaceAllUsesWith(ValueRange{result, valid});
+  op.erase();
+  return success();
+}
+
+LogicalResult GpuModuleToHost::lowerBroadcast(OpBuilder &b,
+                                              gpu::SubgroupBroadcastOp op,
+                                              Value context) {
+  Location loc = op.getLoc();
+  // -1 asks the runtime for the first active lane.
+  Value lane = op.getBroadcastType() == gpu::BroadcastType::specific_lane
+                   ? op.getLane()
+                   : constantI32(b, loc, -1);
+  Value location = getConstantString(b, loc, getRuntimeLocation(op));
+  FailureOr<Value> result =
+      moveThroughRuntime(b, op, op.getSrc(), "broadcasts", [&](Value bits) {
+        return createMgpuCall(b, loc, MgpuFunction::mgpuHostBroadcastAt,
+                              {context, bits, lane, location});
+      });
+  if (failed(result))
+    return failure();
+  op.replaceAllUsesWith(*result);
   op.erase();
   return success();
 }
@@ -535,6 +572,9 @@ LogicalResult GpuModuleToHost::lowerDeviceOps(func::FuncOp function) {
         })
         .Case([&](gpu::ShuffleOp op) {
           result = lowerShuffle(b, op, context, lane32, laneCount);
+        })
+        .Case([&](gpu::SubgroupBroadcastOp op) {
+          result = lowerBroadcast(b, op, context);
         })
         .Case([&](gpu::PrintfOp op) { result = lowerPrintf(b, op); })
         .Case([&](gpu::DynamicSharedMemoryOp op) {

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowering/MgpuCalls.h"
 #include "lowering/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace gpu_runner {
@@ -89,18 +91,34 @@ int64_t getBitWidth(Type type) {
   return type.getIntOrFloatBitWidth();
 }
 
+/// What a shuffle of a value gives: the value, and whether its source lane
+/// was valid.
+struct Shuffled {
+  Value result, valid;
+};
+
 /// `gpu.shuffle` of `value` from lane `lane` (idx) or `lane ^ offset` (xor)
-/// over the whole subgroup. A value that fits `bitwidth` bits, the most one
-/// shuffle moves on the target, travels as one integer of 32 or 64 bits
-/// (what the targets' shuffles take); a wider one as it is.
-Value shuffle(OpBuilder &b, Location loc, Value value, Value offset,
-              gpu::ShuffleMode mode, int64_t subgroupSize, unsigned bitwidth) {
+/// among the first `width` lanes of the subgroup. A value that fits
+/// `bitwidth` bits, the most one shuffle moves on the target, travels as one
+/// integer of 32 or 64 bits (what the targets' shuffles take); a wider one
+/// as it is. The shuffle is marked with `opName`, when given, as the op a
+/// runtime error names.
+Shuffled shuffle(OpBuilder &b, Location loc, Value value, Value offset,
+                 gpu::ShuffleMode mode, int64_t width, unsigned bitwidth,
+                 StringRef opName = {}) {
   Type type = value.getType();
-  Value width = arith::ConstantIntOp::create(b, loc, subgroupSize, 32);
+  Value widthValue = arith::ConstantIntOp::create(b, loc, width, 32);
+  auto create = [&](Value operand) {
+    auto op = gpu::ShuffleOp::create(b, loc, operand, offset, widthValue, mode);
+    if (!opName.empty())
+      op->setAttr(kRuntimeOpNameAttrName, b.getStringAttr(opName));
+    return op;
+  };
   int64_t bits = getBitWidth(type);
-  if (bits > int64_t(bitwidth))
-    return gpu::ShuffleOp::create(b, loc, value, offset, width, mode)
-        .getShuffleResult();
+  if (bits > int64_t(bitwidth)) {
+    auto op = create(value);
+    return {op.getShuffleResult(), op.getValid()};
+  }
 
   Type bitsType = b.getIntegerType(bits);
   Type carrier = b.getIntegerType(bits <= 32 ? 32 : 64);
@@ -116,19 +134,41 @@ Value shuffle(OpBuilder &b, Location loc, Value value, Value offset,
   if (bitsType != carrier)
     packed = arith::ExtUIOp::create(b, loc, carrier, packed);
 
-  Value result = gpu::ShuffleOp::create(b, loc, packed, offset, width, mode)
-                     .getShuffleResult();
+  auto op = create(packed);
+  Value result = op.getShuffleResult();
 
   if (bitsType != carrier)
     result = arith::TruncIOp::create(b, loc, bitsType, result);
   if (auto vectorType = dyn_cast<VectorType>(type))
-    return vector::BitCastOp::create(
-        b, loc, vectorType,
-        vector::BroadcastOp::create(b, loc, VectorType::get({1}, bitsType),
-                                    result));
+    return {vector::BitCastOp::create(
+                b, loc, vectorType,
+                vector::BroadcastOp::create(
+                    b, loc, VectorType::get({1}, bitsType), result)),
+            op.getValid()};
   if (type != bitsType)
     result = arith::BitcastOp::create(b, loc, type, result);
-  return result;
+  return {result, op.getValid()};
+}
+
+/// shuffle() of a value of any type rotate and broadcast take: a vector
+/// wider than one shuffle moves goes element by element.
+Shuffled shuffleElements(OpBuilder &b, Location loc, Value value, Value offset,
+                         gpu::ShuffleMode mode, int64_t width,
+                         unsigned bitwidth, StringRef opName) {
+  auto vectorType = dyn_cast<VectorType>(value.getType());
+  if (!vectorType || getBitWidth(vectorType) <= int64_t(bitwidth))
+    return shuffle(b, loc, value, offset, mode, width, bitwidth, opName);
+  Shuffled shuffled{value, Value()};
+  for (int64_t i = 0, e = vectorType.getNumElements(); i < e; ++i) {
+    Value element = vector::ExtractOp::create(b, loc, value, i);
+    Shuffled one =
+        shuffle(b, loc, element, offset, mode, width, bitwidth, opName);
+    shuffled.result =
+        vector::InsertOp::create(b, loc, one.result, shuffled.result, i);
+    // Every element comes from the same lane.
+    shuffled.valid = one.valid;
+  }
+  return shuffled;
 }
 
 /// Reduces `value` over each cluster of `clusterSize` lanes `stride` apart
@@ -143,7 +183,8 @@ Value reduceOverLanes(OpBuilder &b, Location loc, Value value,
   for (int64_t offset = stride; offset < stride * clusterSize; offset <<= 1) {
     Value shuffled =
         shuffle(b, loc, value, arith::ConstantIntOp::create(b, loc, offset, 32),
-                gpu::ShuffleMode::XOR, subgroupSize, bitwidth);
+                gpu::ShuffleMode::XOR, subgroupSize, bitwidth)
+            .result;
     Value source = arith::XOrIOp::create(b, loc, lanes.lane,
                                          constantIndex(b, loc, offset));
     Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -298,13 +339,71 @@ struct SubgroupReduceToShuffles : OpRewritePattern<gpu::SubgroupReduceOp> {
               scf::YieldOp::create(b, loc,
                                    shuffle(b, loc, reduced, first,
                                            gpu::ShuffleMode::IDX, subgroupSize,
-                                           bitwidth));
+                                           bitwidth)
+                                       .result);
             },
             [&](OpBuilder &b, Location loc) {
               scf::YieldOp::create(b, loc, reduced);
             })
             .getResult(0);
     rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  int64_t subgroupSize;
+  unsigned bitwidth;
+};
+
+/// gpu.rotate: lane k below the width reads lane (k + offset) mod width,
+/// by an idx shuffle of that width. The lanes at or past the width, whose
+/// result the dialect leaves poison (and `valid` false), keep their value
+/// and skip the shuffle: a GPU's shuffle of fewer lanes than the subgroup
+/// must be executed by those lanes only (NVIDIA's member mask names them).
+struct RotateToShuffle : OpRewritePattern<gpu::RotateOp> {
+  RotateToShuffle(MLIRContext *context, int64_t subgroupSize, unsigned bitwidth)
+      : OpRewritePattern(context), subgroupSize(subgroupSize),
+        bitwidth(bitwidth) {}
+
+  LogicalResult matchAndRewrite(gpu::RotateOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t width = op.getWidth();
+    if (width > subgroupSize)
+      return rewriter.notifyMatchFailure(op, "wider than a subgroup");
+    Location loc = op.getLoc();
+    Value value = op.getValue();
+    Value lane = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        getSubgroupLanes(rewriter, loc, subgroupSize).lane);
+    auto rotate = [&](OpBuilder &b, Location loc) {
+      Value source = arith::AndIOp::create(
+          b, loc,
+          arith::AddIOp::create(
+              b, loc, lane,
+              arith::ConstantIntOp::create(b, loc, op.getOffset(), 32)),
+          arith::ConstantIntOp::create(b, loc, width - 1, 32));
+      return shuffleElements(b, loc, value, source, gpu::ShuffleMode::IDX,
+                             width, bitwidth, op->getName().getStringRef());
+    };
+    if (width == subgroupSize) {
+      Shuffled rotated = rotate(rewriter, loc);
+      rewriter.replaceOp(op, {rotated.result, rotated.valid});
+      return success();
+    }
+    Value inside = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, lane,
+        arith::ConstantIntOp::create(rewriter, loc, width, 32));
+    auto branch = scf::IfOp::create(
+        rewriter, loc, inside,
+        [&](OpBuilder &b, Location loc) {
+          Shuffled rotated = rotate(b, loc);
+          scf::YieldOp::create(b, loc,
+                               ValueRange{rotated.result, rotated.valid});
+        },
+        [&](OpBuilder &b, Location loc) {
+          Value invalid = arith::ConstantIntOp::create(b, loc, 0, 1);
+          scf::YieldOp::create(b, loc, ValueRange{value, invalid});
+        });
+    rewriter.replaceOp(op, branch.getResults());
     return success();
   }
 
@@ -351,7 +450,7 @@ public:
 
   void runOnOperation() override {
     int64_t size = subgroupSize;
-    if (failed(checkClusters(size)))
+    if (failed(checkClusters(size)) || failed(checkSubgroupOps(size)))
       return signalPassFailure();
     SmallVector<gpu::AllReduceOp> allReduces;
     getOperation().walk([&](gpu::AllReduceOp op) { allReduces.push_back(op); });
@@ -371,11 +470,63 @@ public:
     populateGpuBreakDownSubgroupReducePatterns(patterns, shuffleBitwidth);
     patterns.add<SubgroupReduceToShuffles>(&getContext(), size,
                                            shuffleBitwidth);
+    patterns.add<RotateToShuffle>(&getContext(), size, shuffleBitwidth);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 
 private:
+  /// What the verifier lets through but no target can do: a rotation wider
+  /// than a subgroup, a broadcast from a lane outside it, and values that
+  /// are not numbers of at most 64 bits (or vectors of rank 1 of those).
+  LogicalResult checkSubgroupOps(int64_t size) {
+    auto isMovable = [](Type type) {
+      if (auto vector = dyn_cast<VectorType>(type)) {
+        if (vector.getRank() != 1 || vector.isScalable())
+          return false;
+        type = vector.getElementType();
+      }
+      return type.isIndex() ||
+             (type.isIntOrFloat() && type.getIntOrFloatBitWidth() <= 64);
+    };
+    auto checkType = [&](Operation *op, Type type) -> LogicalResult {
+      if (isMovable(type))
+        return success();
+      return op->emitError()
+             << "'" << op->getName() << "' cannot move a value of type " << type
+             << " between lanes: it takes integers, floats and index of at "
+                "most 64 bits, and vectors of rank 1 of those";
+    };
+    WalkResult result = getOperation().walk([&](Operation *op) {
+      if (auto rotate = dyn_cast<gpu::RotateOp>(op)) {
+        if (failed(checkType(op, rotate.getValue().getType())))
+          return WalkResult::interrupt();
+        if (rotate.getWidth() <= size)
+          return WalkResult::advance();
+        rotate.emitError() << "a rotation of width " << rotate.getWidth()
+                           << " does not fit in a subgroup of " << size
+                           << " lanes";
+        return WalkResult::interrupt();
+      }
+      auto broadcast = dyn_cast<gpu::SubgroupBroadcastOp>(op);
+      if (!broadcast)
+        return WalkResult::advance();
+      if (failed(checkType(op, broadcast.getSrc().getType())))
+        return WalkResult::interrupt();
+      APInt lane;
+      if (!broadcast.getLane() ||
+          !matchPattern(broadcast.getLane(), m_ConstantInt(&lane)) ||
+          (lane.getSExtValue() >= 0 && lane.getSExtValue() < size))
+        return WalkResult::advance();
+      broadcast.emitError()
+          << "lane " << lane.getSExtValue() << " is not in the subgroup of "
+          << size << " lanes (0 to " << size - 1
+          << "): the broadcast's result would be poison";
+      return WalkResult::interrupt();
+    });
+    return failure(result.wasInterrupted());
+  }
+
   /// A cluster must fit in a subgroup.
   LogicalResult checkClusters(int64_t size) {
     WalkResult result = getOperation().walk([&](gpu::SubgroupReduceOp op) {

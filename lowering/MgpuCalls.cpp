@@ -110,6 +110,8 @@ FailureOr<LLVM::CallOp> createMgpuCall(OpBuilder &builder, Location loc,
 
 std::string getRuntimeLocation(Operation *op) {
   std::string text = op->getName().getStringRef().str();
+  if (auto name = op->getAttrOfType<StringAttr>(kRuntimeOpNameAttrName))
+    text = name.getValue().str();
   if (auto fileLoc = op->getLoc()->findInstanceOf<FileLineColLoc>()) {
     text += "@";
     text += fileLoc.getFilename().str();

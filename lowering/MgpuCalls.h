@@ -46,8 +46,15 @@ mlir::FailureOr<mlir::LLVM::CallOp> createMgpuCall(mlir::OpBuilder &builder,
                                                    MgpuFunction fn,
                                                    mlir::ValueRange args);
 
+/// The attribute by which an op made from another one (a gpu.shuffle that
+/// a gpu.rotate became) names that one, for the runtime's errors to name
+/// the op the program holds.
+inline constexpr llvm::StringLiteral kRuntimeOpNameAttrName =
+    "gpu_runner.runtime_op_name";
+
 /// The string that tells the runtime which op made a call:
-/// "gpu.memcpy@file.mlir:12:5", or "gpu.memcpy" without a file location.
+/// "gpu.memcpy@file.mlir:12:5", or "gpu.memcpy" without a file location;
+/// the op named by kRuntimeOpNameAttrName where the op has one.
 std::string getRuntimeLocation(mlir::Operation *op);
 
 /// Returns a pointer to a NUL-terminated private constant holding `text`,

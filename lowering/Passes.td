@@ -53,8 +53,8 @@ def GpuToLLVM : Pass<"gpu-runner-gpu-to-llvm", "::mlir::ModuleOp"> {
 
 def LowerGpuReductions : Pass<"gpu-runner-lower-gpu-reductions",
                                 "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Rewrite gpu.all_reduce and gpu.subgroup_reduce into shuffles, "
-                "barriers and workgroup memory";
+  let summary = "Rewrite gpu.all_reduce, gpu.subgroup_reduce and gpu.rotate "
+                "into shuffles, barriers and workgroup memory";
   let description = [{
     Inside kernel modules: `gpu.subgroup_reduce` becomes an xor butterfly
     of `gpu.shuffle`s over each cluster, and `gpu.all_reduce` subgroup
@@ -64,8 +64,22 @@ def LowerGpuReductions : Pass<"gpu-runner-lower-gpu-reductions",
     ops, so they may stand in `scf.if` and `scf.for` (uniform control
     flow), and both reduce over the lanes that exist: the last subgroup of
     a block whose size is not a multiple of the subgroup size is partial,
-    and its missing lanes take no part. What is left for a backend to run is
-    barriers and shuffles.
+    and its missing lanes take no part.
+
+    `gpu.rotate %v, offset, width` becomes an idx shuffle of `width` lanes:
+    lane k below the width reads lane (k + offset) mod width and its `valid`
+    is the shuffle's; the lanes at or past the width (poison and not valid
+    in the dialect) keep their value and skip the shuffle, which on NVIDIA
+    GPUs only the lanes of its member mask may execute. A value wider than
+    one shuffle moves goes element by element. The shuffles name the rotate
+    for the host runtime's errors (`gpu_runner.runtime_op_name`).
+
+    What the verifier lets through but no target can do is an error at the
+    op: a rotation wider than the subgroup, a `gpu.subgroup_broadcast` from
+    a constant lane outside it, and a rotated or broadcast value that is not
+    an integer, float or index of at most 64 bits or a vector of rank 1 of
+    those. What is left for a backend to run is barriers, shuffles and
+    `gpu.subgroup_broadcast`.
   }];
   let options = [
     Option<"subgroupSize", "subgroup-size", "unsigned", /*default=*/"32",
@@ -113,15 +127,17 @@ def HostKernels : Pass<"gpu-runner-host-kernels", "::mlir::ModuleOp"> {
         %gdx, %gdy, %gdz : index, <workgroup attributions>, <arguments>)
     ```
 
-    The id ops read those arguments; `gpu.barrier` and `gpu.shuffle` call
-    the host runtime (`wrappers/HostKernelAbi.def`); `gpu.printf` calls
+    The id ops read those arguments; `gpu.barrier`, `gpu.shuffle` and
+    `gpu.subgroup_broadcast` call the host runtime
+    (`wrappers/HostKernelAbi.def`), which completes a broadcast among the
+    lanes that reach it, its active lanes; `gpu.printf` calls
     `printf`; workgroup attributions and `gpu.dynamic_shared_memory` are
     views of the block's workgroup memory, private attributions are stack
     memory.
 
     For each kernel two more functions are made: a block function and an
     entry that unpacks the launch's arguments from a struct and calls it.
-    A kernel that reaches no barrier and no shuffle gets a block function
+    A kernel that reaches no barrier, shuffle or broadcast gets a block function
     that loops over the block's threads, for the optimizer to vectorize. A
     kernel whose barriers every thread reaches together is cut at them into
     such loops (BarrierSplitting.h). Any other runs each thread on a fiber,
@@ -159,6 +175,39 @@ def AsyncGpuRegions : Pass<"gpu-runner-async-gpu-regions",
   let dependentDialects = [
     "::mlir::async::AsyncDialect",
     "::mlir::gpu::GPUDialect",
+  ];
+}
+
+def SubgroupBroadcastToNVVM : Pass<"gpu-runner-subgroup-broadcast-to-nvvm",
+                                    "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.subgroup_broadcast to shfl.sync among the active "
+                "lanes of a warp";
+  let description = [{
+    Upstream's NVVM lowering has no pattern for `gpu.subgroup_broadcast`.
+    This pass, run on CUDA kernel modules before it, makes each one a
+    `nvvm.shfl.sync idx` whose member mask is `llvm.nvvm.activemask`
+    (CUDA's `__activemask()`), from the op's lane (`specific_lane`) or from
+    the lowest lane of the mask (`first_active_lane`, `__ffs(mask) - 1`), one
+    per 32 bits of each element. The op may stand in divergent code, where a
+    mask of the whole warp would make the shuffle wait for lanes that never
+    come. A source lane that is not active gives an undefined value, as the
+    dialect's poison allows.
+
+    ```mlir
+    %b = gpu.subgroup_broadcast %v, first_active_lane : f32
+    // becomes
+    %mask = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
+    %first = "llvm.intr.cttz"(%mask) <{is_zero_poison = true}> : (i32) -> i32
+    %bits = arith.bitcast %v : f32 to i32
+    %s = nvvm.shfl.sync idx %mask, %bits, %first, %c31 : i32 -> i32
+    %b = arith.bitcast %s : i32 to f32
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::vector::VectorDialect",
   ];
 }
 

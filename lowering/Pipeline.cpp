@@ -171,6 +171,8 @@ void buildCudaKernelPipeline(OpPassManager &pm,
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createLowerGpuReductions(LowerGpuReductionsOptions{
       /*subgroupSize=*/32, /*shuffleBitwidth=*/32, /*lowerSubgroupId=*/true}));
+  // Which upstream's NVVM lowering lacks; ROCDL's has it.
+  kernels.addPass(createSubgroupBroadcastToNVVM());
   addKernelDialectPasses(kernels);
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createReconcileUnrealizedCastsPass());

@@ -5,7 +5,7 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @k(%out: memref<1xindex>) kernel {
-      // CHECK: unsupported-kernel-op.mlir:[[# @LINE + 1]]:12: error: 'gpu.cluster_id' is not supported in kernels on the host backend; kernels here may use the id and size ops, gpu.barrier, gpu.shuffle, gpu.all_reduce, gpu.subgroup_reduce, gpu.printf and gpu.dynamic_shared_memory
+      // CHECK: unsupported-kernel-op.mlir:[[# @LINE + 1]]:12: error: 'gpu.cluster_id' is not supported in kernels on the host backend; kernels here may use the id and size ops, gpu.barrier, gpu.shuffle, gpu.rotate, gpu.subgroup_broadcast, gpu.all_reduce, gpu.subgroup_reduce, gpu.printf and gpu.dynamic_shared_memory
       %c = gpu.cluster_id x
       %c0 = arith.constant 0 : index
       memref.store %c, %out[%c0] : memref<1xindex>

@@ -80,10 +80,11 @@ Status errorAt(const char *loc, const char *op, std::string message) {
 } // namespace
 
 enum class FiberBlock::ThreadState : uint8_t {
-  Running,   // runnable or running
-  AtBarrier, // waits at `loc`
-  AtShuffle, // waits at `loc` with value, sourceLane and width
-  Finished,  // its entry returned; the fiber waits for the next block
+  Running,     // runnable or running
+  AtBarrier,   // waits at `loc`
+  AtShuffle,   // waits at `loc` with value, sourceLane and width
+  AtBroadcast, // waits at `loc` with value and sourceLane (-1: first active)
+  Finished,    // its entry returned; the fiber waits for the next block
 };
 
 struct FiberBlock::Slot {
@@ -437,6 +438,22 @@ uint64_t FiberBlock::shuffle(HostKernelContext *context, uint64_t value,
   return slot.result;
 }
 
+uint64_t FiberBlock::broadcast(HostKernelContext *context, uint64_t value,
+                               int32_t sourceLane, const char *loc) {
+  Slot &slot = *static_cast<Slot *>(context->runtime);
+  FiberBlock &block = *slot.block;
+  slot.value = value;
+  slot.sourceLane = sourceLane;
+  slot.width = 0;
+  slot.loc = loc;
+  slot.state = ThreadState::AtBroadcast;
+  uint32_t subgroup = slot.linear / kSubgroupSize;
+  if (block.shuffleWaiters[subgroup]++ == 0)
+    block.pendingSubgroups.push_back(subgroup);
+  block.suspend(slot);
+  return slot.result;
+}
+
 //===----------------------------------------------------------------------===//
 // Completing shuffles, and deadlocks.
 //===----------------------------------------------------------------------===//
@@ -458,10 +475,12 @@ Status FiberBlock::completeShuffle(uint32_t subgroup, bool &completed) {
   uint32_t base = subgroup * kSubgroupSize;
   uint32_t lanes = std::min(kSubgroupSize, threadCount - base);
   // Every shuffle needs lane 0, so lane 0's is the only one that can
-  // complete.
+  // complete; failing that, a broadcast.
   const Slot &first = *slots[base];
-  if (first.state != ThreadState::AtShuffle)
+  if (first.state != ThreadState::AtShuffle) {
+    completeBroadcast(subgroup, completed);
     return Status();
+  }
   const char *loc = first.loc;
   int32_t width = first.width;
   uint32_t needed = std::min(static_cast<uint32_t>(width), lanes);
@@ -477,8 +496,11 @@ Status FiberBlock::completeShuffle(uint32_t subgroup, bool &completed) {
   };
   for (uint32_t lane = 1; lane < needed; ++lane) {
     const Slot &slot = *slots[base + lane];
-    if (slot.state != ThreadState::AtShuffle || !sameLoc(slot.loc, loc))
-      return Status(); // not all there yet: a deadlock, or another shuffle
+    if (slot.state != ThreadState::AtShuffle || !sameLoc(slot.loc, loc)) {
+      // Not all there yet: a deadlock, or another shuffle or a broadcast.
+      completeBroadcast(subgroup, completed);
+      return Status();
+    }
     if (slot.width != width)
       return widthMismatch(slot);
   }
@@ -499,6 +521,45 @@ Status FiberBlock::completeShuffle(uint32_t subgroup, bool &completed) {
   }
   completed = true;
   return Status();
+}
+
+void FiberBlock::completeBroadcast(uint32_t subgroup, bool &completed) {
+  uint32_t base = subgroup * kSubgroupSize;
+  uint32_t lanes = std::min(kSubgroupSize, threadCount - base);
+  // The active lanes of a GPU are those that execute the op together: here,
+  // once no thread can run, the lanes that wait at the broadcast of the
+  // lowest lane that waits at one. The others returned, or wait at a barrier
+  // or another op, as inactive lanes would.
+  uint32_t leader = lanes;
+  for (uint32_t lane = 0; lane < lanes && leader == lanes; ++lane)
+    if (slots[base + lane]->state == ThreadState::AtBroadcast)
+      leader = lane;
+  if (leader == lanes)
+    return;
+  const char *loc = slots[base + leader]->loc;
+  auto isActive = [&](uint32_t lane) {
+    const Slot &slot = *slots[base + lane];
+    return slot.state == ThreadState::AtBroadcast && sameLoc(slot.loc, loc);
+  };
+  for (uint32_t lane = leader; lane < lanes; ++lane) {
+    if (!isActive(lane))
+      continue;
+    Slot &slot = *slots[base + lane];
+    uint32_t source =
+        slot.sourceLane < 0 ? leader : static_cast<uint32_t>(slot.sourceLane);
+    // Reading an inactive or missing lane is poison: the reader's own value.
+    slot.result = source < lanes && isActive(source)
+                      ? slots[base + source]->value
+                      : slot.value;
+  }
+  for (uint32_t lane = leader; lane < lanes; ++lane) {
+    if (!isActive(lane))
+      continue;
+    slots[base + lane]->state = ThreadState::Running;
+    woken.push_back(base + lane);
+    --shuffleWaiters[subgroup];
+  }
+  completed = true;
 }
 
 Status FiberBlock::deadlock() const {

@@ -2,10 +2,11 @@
 //
 // A kernel with barriers or shuffles runs each GPU thread of a block as a
 // fiber (Boost.Context) on the one OS thread that runs the block. A fiber runs
-// until it waits at a gpu.barrier or gpu.shuffle, or returns; when no fiber
-// can run, the scheduler releases a barrier that every thread which has not
-// returned reached (a GPU waits for the non-exited threads only), completes
-// the shuffles whose lanes all arrived, or reports a deadlock.
+// until it waits at a gpu.barrier, gpu.shuffle or gpu.subgroup_broadcast, or
+// returns; when no fiber can run, the scheduler releases a barrier that every
+// thread which has not returned reached (a GPU waits for the non-exited
+// threads only), completes the shuffles whose lanes all arrived and the
+// broadcasts (among the lanes that wait at them), or reports a deadlock.
 // Nothing runs concurrently inside a block, so its state needs no locks.
 //
 // Fibers and their stacks are kept and reused across blocks and launches: a
@@ -60,6 +61,10 @@ public:
   static void barrier(HostKernelContext *context, const char *loc);
   static uint64_t shuffle(HostKernelContext *context, uint64_t value,
                           int32_t sourceLane, int32_t width, const char *loc);
+  /// gpu.subgroup_broadcast (see HostKernelAbi.def): `sourceLane` -1 reads
+  /// the first active lane.
+  static uint64_t broadcast(HostKernelContext *context, uint64_t value,
+                            int32_t sourceLane, const char *loc);
 
   /// Stacks mapped so far: the most threads a block has had.
   size_t stackCount() const { return slots.size(); }
@@ -82,6 +87,7 @@ private:
   void releaseBarrier(const uint32_t *&batch, size_t &batchSize);
   Status completeShuffles();
   Status completeShuffle(uint32_t subgroup, bool &completed);
+  void completeBroadcast(uint32_t subgroup, bool &completed);
   Status deadlock() const;
   Status abandon(Status status);
 
@@ -104,7 +110,8 @@ private:
   /// The barrier the waiting threads wait at, and the first that reached it.
   const char *barrierLoc = nullptr;
   uint32_t barrierFirst = 0;
-  /// Lanes waiting at a shuffle, per subgroup; subgroups with waiters.
+  /// Lanes waiting at a shuffle or broadcast, per subgroup; subgroups with
+  /// waiters.
   std::vector<uint32_t> shuffleWaiters;
   std::vector<uint32_t> pendingSubgroups;
   /// Threads to run next: all of them after a barrier, or lanes whose

@@ -126,6 +126,13 @@ uint64_t mgpuHostShuffleAt(void *context, uint64_t value, int32_t sourceLane,
                              sourceLane, width, loc);
 }
 
+uint64_t mgpuHostBroadcastAt(void *context, uint64_t value, int32_t sourceLane,
+                             const char *loc) {
+  return FiberBlock::broadcast(
+      fiberContext(context, loc, "gpu.subgroup_broadcast"), value, sourceLane,
+      loc);
+}
+
 void mgpuHostCheckAccessAt(intptr_t address, int64_t bytes, int32_t isStore,
                            int32_t badDimension, int64_t badIndex,
                            int64_t badSize, int64_t threadX, int64_t threadY,

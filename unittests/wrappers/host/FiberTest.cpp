@@ -3,7 +3,8 @@
 // Hand-written "kernels" with the signature the lowering emits, run as the
 // fibers of one block on the test's thread: thread ids, barriers that really
 // separate phases, shared-memory reductions, shuffles (xor butterfly, down
-// with edge lanes, width below 32, a partial last subgroup), and every
+// with edge lanes, width below 32, a partial last subgroup), broadcasts
+// among the lanes that reach them (in divergent code too), and every
 // deadlock and misuse report, word for word. Then the same errors through
 // the extern "C" functions, which end the process (in a child), and the
 // cost of a barrier (a hidden benchmark: run with "[.benchmark]").
@@ -33,6 +34,8 @@ const char *const kBarrierA = "gpu.barrier@f.mlir:7:3";
 const char *const kBarrierB = "gpu.barrier@f.mlir:9:5";
 const char *const kShuffleA = "gpu.shuffle@f.mlir:12:9";
 const char *const kShuffleB = "gpu.shuffle@f.mlir:14:9";
+const char *const kBroadcastA = "gpu.subgroup_broadcast@f.mlir:16:9";
+const char *const kBroadcastB = "gpu.subgroup_broadcast@f.mlir:18:9";
 
 /// The context of a block, as BlockRunner makes it.
 HostKernelContext blockContext(int64_t x, int64_t y = 1, int64_t z = 1,
@@ -66,6 +69,12 @@ uint64_t shuffle(HostKernelContext *context, uint64_t value, int64_t source,
                  int64_t width = 32, const char *loc = kShuffleA) {
   return mgpuHostShuffleAt(context, value, static_cast<int32_t>(source),
                            static_cast<int32_t>(width), loc);
+}
+
+/// gpu.subgroup_broadcast from `source`, -1 for the first active lane.
+uint64_t broadcast(HostKernelContext *context, uint64_t value, int64_t source,
+                   const char *loc = kBroadcastA) {
+  return mgpuHostBroadcastAt(context, value, static_cast<int32_t>(source), loc);
 }
 
 /// A kernel's view of its test: plain arrays, indexed by linear thread id.
@@ -264,6 +273,72 @@ TEST_CASE("lanes at or above a shuffle's width may have returned", "[fibers]") {
   REQUIRE_OK(fibers.run(kernel, &record, blockContext(32), "k"));
   for (int64_t lane = 0; lane < 32; ++lane)
     CHECK(record.values[lane] == (lane < 8 ? 8 - lane : -1));
+}
+
+TEST_CASE("a broadcast in uniform code reads lane 0 or the lane given",
+          "[fibers]") {
+  // 40 threads: the second subgroup is partial (8 lanes).
+  FiberBlock fibers;
+  Record record(40);
+  auto kernel = [](HostKernelContext *context, void *args) {
+    int64_t id = linearId(context);
+    recordOf(args).values[id] =
+        static_cast<int64_t>(broadcast(context, 100 + id, -1));
+    recordOf(args).ids[id] =
+        static_cast<int64_t>(broadcast(context, 100 + id, 5, kBroadcastB));
+  };
+  REQUIRE_OK(fibers.run(kernel, &record, blockContext(40), "k"));
+  for (int64_t id = 0; id < 40; ++id) {
+    INFO("thread " << id);
+    CHECK(record.values[id] == (id < 32 ? 100 : 132));
+    CHECK(record.ids[id] == (id < 32 ? 105 : 137));
+  }
+}
+
+TEST_CASE("a broadcast in divergent code takes the lanes that reach it",
+          "[fibers]") {
+  // Lanes 10-29 broadcast while the others wait at a barrier: the first
+  // active lane is 10, and lane 3, inactive, gives each reader its own value
+  // (the dialect's poison).
+  FiberBlock fibers;
+  Record record(32);
+  auto kernel = [](HostKernelContext *context, void *args) {
+    int64_t lane = linearId(context);
+    if (lane >= 10 && lane < 30) {
+      recordOf(args).values[lane] =
+          static_cast<int64_t>(broadcast(context, 100 + lane, -1));
+      recordOf(args).ids[lane] =
+          static_cast<int64_t>(broadcast(context, 100 + lane, 3, kBroadcastB));
+    }
+    barrier(context);
+  };
+  REQUIRE_OK(fibers.run(kernel, &record, blockContext(32), "k"));
+  for (int64_t lane = 0; lane < 32; ++lane) {
+    INFO("lane " << lane);
+    bool active = lane >= 10 && lane < 30;
+    CHECK(record.values[lane] == (active ? 110 : -1));
+    CHECK(record.ids[lane] == (active ? 100 + lane : -1));
+  }
+}
+
+TEST_CASE("a broadcast goes on while lane 0 waits at a shuffle", "[fibers]") {
+  // Lanes 16-31 broadcast before the shuffle of the whole subgroup that
+  // lanes 0-15 already wait at; then they join it.
+  FiberBlock fibers;
+  Record record(32);
+  auto kernel = [](HostKernelContext *context, void *args) {
+    int64_t lane = linearId(context);
+    uint64_t value = static_cast<uint64_t>(lane);
+    if (lane >= 16)
+      value = broadcast(context, 100 + lane, -1);
+    recordOf(args).values[lane] =
+        static_cast<int64_t>(shuffle(context, value, 31 - lane));
+  };
+  REQUIRE_OK(fibers.run(kernel, &record, blockContext(32), "k"));
+  for (int64_t lane = 0; lane < 32; ++lane) {
+    INFO("lane " << lane);
+    CHECK(record.values[lane] == (lane < 16 ? 116 : 31 - lane));
+  }
 }
 
 TEST_CASE("threads may return early when no barrier follows", "[fibers]") {
