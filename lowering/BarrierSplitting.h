@@ -17,7 +17,9 @@
 //
 // A kernel that returns early (`if (tid >= n) return;`, before or between
 // barriers) is one of those: its body has more than one block, so it is
-// never split. On fibers a thread that returned no longer counts at later
+// never split, and so is one with a cf.assert (in it or a function it
+// calls), whose failure ends the thread there. On fibers a thread that
+// returned or failed an assertion no longer counts at later
 // barriers, as on a GPU; splitting such kernels would need a per-thread
 // "returned" mask in every piece, for a speed-up only.
 //

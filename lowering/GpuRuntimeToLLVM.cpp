@@ -547,9 +547,11 @@ public:
           int64_t staticShared =
               kernel->getAttrOfType<IntegerAttr>(kHostStaticSharedBytesAttrName)
                   .getInt();
-          int32_t flags = kernel->hasAttr(kHostUsesFibersAttrName)
-                              ? kHostKernelUsesFibers
-                              : 0;
+          int32_t flags = 0;
+          if (kernel->hasAttr(kHostUsesFibersAttrName))
+            flags |= kHostKernelUsesFibers;
+          if (kernel->hasAttr(kHostResumesAfterAssertionsAttrName))
+            flags |= kHostKernelResumesAfterAssertions;
           Value entryAddress = LLVM::AddressOfOp::create(
               rewriter, loc, this->getPtrType(), entry.getValue());
           Value name = getConstantString(

@@ -46,6 +46,10 @@ inline constexpr llvm::StringLiteral kHostStaticSharedBytesAttrName =
     "gpu_runner.static_shared_bytes";
 inline constexpr llvm::StringLiteral kHostUsesFibersAttrName =
     "gpu_runner.uses_fibers";
+/// A kernel without fibers whose thread loops can start again after a thread
+/// that failed a cf.assert (unit; kHostKernelResumesAfterAssertions).
+inline constexpr llvm::StringLiteral kHostResumesAfterAssertionsAttrName =
+    "gpu_runner.resumes_after_assertions";
 
 /// Lowers every gpu.binary of `module` into a constant holding its object
 /// and a global constructor that loads it and looks up each kernel launched

@@ -16,6 +16,7 @@
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
@@ -167,6 +168,71 @@ moveThroughRuntime(OpBuilder &b, Operation *op, Value value, StringRef what,
   return result;
 }
 
+/// Where a failed assertion says it is: `file:line: function:`, chosen from
+/// the op's location as upstream's NVVM lowering of cf.assert chooses the
+/// arguments of CUDA's __assertfail, so that a program prints the same line
+/// here as on a GPU. Call sites are followed to their callee; a file
+/// location gives the file and line, a name location the function (and the
+/// file and line of its child); anything else "(unknown)" and line 0.
+struct AssertSource {
+  std::string file = "(unknown)";
+  std::string function = "(unknown)";
+  int32_t line = 0;
+};
+
+AssertSource getAssertSource(Location loc) {
+  AssertSource source;
+  while (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    loc = callSite.getCallee();
+  auto fromFile = [&](Location child) {
+    if (auto file = dyn_cast<FileLineColRange>(child)) {
+      source.file = file.getFilename().str();
+      source.line = static_cast<int32_t>(file.getStartLine());
+    }
+  };
+  if (auto name = dyn_cast<NameLoc>(loc)) {
+    source.function = name.getName().str();
+    fromFile(name.getChildLoc());
+  } else {
+    fromFile(loc);
+  }
+  return source;
+}
+
+/// Emits at `b`'s insertion point the loops over the threads of a block of
+/// `blockSize` that a kernel with cf.assert runs without fibers: like
+/// createThreadLoops, but starting at the thread that the context's
+/// `threadId` holds, so that the runtime can run the rest of the block again
+/// after a thread whose assertion failed. Only the first row's start
+/// differs; the inner loop is the same.
+void createResumableThreadLoops(
+    OpBuilder &b, Location loc, Value context, ValueRange blockSize,
+    function_ref<void(OpBuilder &, ValueRange)> body) {
+  OpBuilder::InsertionGuard guard(b);
+  Value start[3];
+  for (int32_t d = 0; d < 3; ++d)
+    start[d] = loadContextIndex(b, loc, context, kContextThreadId + d);
+  Value zero = constantIndex(b, loc, 0);
+  Value one = constantIndex(b, loc, 1);
+  auto equal = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  };
+  auto z = scf::ForOp::create(b, loc, start[2], blockSize[2], one);
+  b.setInsertionPointToStart(z.getBody());
+  Value firstPlane = equal(z.getInductionVar(), start[2]);
+  auto y = scf::ForOp::create(
+      b, loc, arith::SelectOp::create(b, loc, firstPlane, start[1], zero),
+      blockSize[1], one);
+  b.setInsertionPointToStart(y.getBody());
+  Value firstRow = arith::AndIOp::create(b, loc, firstPlane,
+                                         equal(y.getInductionVar(), start[1]));
+  auto x = scf::ForOp::create(
+      b, loc, arith::SelectOp::create(b, loc, firstRow, start[0], zero),
+      blockSize[0], one);
+  b.setInsertionPointToStart(x.getBody());
+  body(b, {x.getInductionVar(), y.getInductionVar(), z.getInductionVar()});
+}
+
 /// Compiles the kernels of one gpu.module into host functions.
 class GpuModuleToHost {
 public:
@@ -181,6 +247,10 @@ public:
 private:
   LogicalResult checkContents();
   void findFunctionsThatSynchronize();
+  /// The host copy names of the device functions that have an op for which
+  /// `reaches` holds, or call one that does.
+  llvm::DenseSet<StringAttr>
+  findFunctionsThatReach(function_ref<bool(Operation *)> reaches);
   std::string getUniqueName(StringRef name);
   LogicalResult copyFunction(FunctionOpInterface function);
   LogicalResult copyGlobal(Operation *global);
@@ -190,6 +260,8 @@ private:
   LogicalResult lowerBroadcast(OpBuilder &b, gpu::SubgroupBroadcastOp op,
                                Value context);
   LogicalResult lowerPrintf(OpBuilder &b, gpu::PrintfOp op);
+  LogicalResult lowerAssert(OpBuilder &b, cf::AssertOp op, Value context,
+                            ValueRange threadIds);
   LogicalResult createKernelEntry(gpu::GPUFuncOp kernel);
 
   ModuleOp hostModule;
@@ -205,6 +277,8 @@ private:
   llvm::MapVector<Operation *, func::FuncOp> copies;
   /// Host copy names of the functions that reach a barrier or a shuffle.
   llvm::DenseSet<StringAttr> synchronizing;
+  /// Host copy names of the functions that reach a cf.assert.
+  llvm::DenseSet<StringAttr> asserting;
   /// Names given out but not yet in the host module.
   llvm::StringSet<> reserved;
 };
@@ -244,10 +318,10 @@ LogicalResult GpuModuleToHost::checkContents() {
   return failure(result.wasInterrupted());
 }
 
-void GpuModuleToHost::findFunctionsThatSynchronize() {
-  // A function synchronizes if it has a barrier, a shuffle or a broadcast
-  // (where the lanes meet), or calls one
-  // that does: iterate to a fixed point over the module's few functions.
+llvm::DenseSet<StringAttr> GpuModuleToHost::findFunctionsThatReach(
+    function_ref<bool(Operation *)> reaches) {
+  // A function reaches the op if it has one, or calls a function that
+  // does: iterate to a fixed point over the module's few functions.
   llvm::DenseSet<StringAttr> found;
   bool changed = true;
   while (changed) {
@@ -257,7 +331,7 @@ void GpuModuleToHost::findFunctionsThatSynchronize() {
       if (function.isExternal() || found.contains(name))
         continue;
       WalkResult result = function.walk([&](Operation *op) {
-        if (isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupBroadcastOp>(op))
+        if (reaches(op))
           return WalkResult::interrupt();
         if (auto call = dyn_cast<CallOpInterface>(op))
           if (auto callee =
@@ -272,8 +346,21 @@ void GpuModuleToHost::findFunctionsThatSynchronize() {
       }
     }
   }
+  llvm::DenseSet<StringAttr> copyNames;
   for (StringAttr name : found)
-    synchronizing.insert(renamed.lookup(name));
+    copyNames.insert(renamed.lookup(name));
+  return copyNames;
+}
+
+void GpuModuleToHost::findFunctionsThatSynchronize() {
+  synchronizing = findFunctionsThatReach(
+      [](Operation *op) {
+        // Barriers, shuffles and broadcasts, where the lanes meet.
+        return isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupBroadcastOp>(
+            op);
+      });
+  asserting = findFunctionsThatReach(
+      [](Operation *op) { return isa<cf::AssertOp>(op); });
 }
 
 std::string GpuModuleToHost::getUniqueName(StringRef name) {
@@ -484,6 +571,32 @@ LogicalResult GpuModuleToHost::lowerPrintf(OpBuilder &b, gpu::PrintfOp op) {
   return success();
 }
 
+LogicalResult GpuModuleToHost::lowerAssert(OpBuilder &b, cf::AssertOp op,
+                                           Value context,
+                                           ValueRange threadIds) {
+  // The runtime records the thread's failure and ends the thread: it never
+  // returns, so nothing after the call runs for a thread that failed. A
+  // passing assertion costs the branch.
+  Location loc = op.getLoc();
+  Value fails = arith::XOrIOp::create(
+      b, loc, op.getArg(), arith::ConstantIntOp::create(b, loc, 1, 1));
+  auto ifOp = scf::IfOp::create(b, loc, fails, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  AssertSource source = getAssertSource(loc);
+  SmallVector<Value> args = {context};
+  for (Value id : threadIds)
+    args.push_back(arith::IndexCastOp::create(b, loc, b.getI64Type(), id));
+  args.push_back(getConstantString(b, loc, op.getMsg()));
+  args.push_back(getConstantString(b, loc, source.file));
+  args.push_back(constantI32(b, loc, source.line));
+  args.push_back(getConstantString(b, loc, source.function));
+  if (failed(createMgpuCall(b, loc, MgpuFunction::mgpuHostAssertFailAt, args)))
+    return failure();
+  op.erase();
+  return success();
+}
+
 LogicalResult GpuModuleToHost::lowerDeviceOps(func::FuncOp function) {
   Block &entry = function.getBody().front();
   auto argument = [&](unsigned i) -> Value { return entry.getArgument(i); };
@@ -521,7 +634,7 @@ LogicalResult GpuModuleToHost::lowerDeviceOps(func::FuncOp function) {
   SmallVector<Operation *> ops;
   function.walk([&](Operation *op) {
     if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) ||
-        isa<func::CallOp>(op))
+        isa<func::CallOp, cf::AssertOp>(op))
       ops.push_back(op);
   });
 
@@ -577,6 +690,10 @@ LogicalResult GpuModuleToHost::lowerDeviceOps(func::FuncOp function) {
           result = lowerBroadcast(b, op, context);
         })
         .Case([&](gpu::PrintfOp op) { result = lowerPrintf(b, op); })
+        .Case([&](cf::AssertOp op) {
+          result = lowerAssert(b, op, context,
+                               entry.getArguments().slice(kThreadIdArg, 3));
+        })
         .Case([&](gpu::DynamicSharedMemoryOp op) {
           Value pointer =
               loadContextPointer(b, loc, context, kContextDynamicSharedMemory);
@@ -623,8 +740,15 @@ LogicalResult GpuModuleToHost::createKernelEntry(gpu::GPUFuncOp kernel) {
   // as loops over the threads between them (BarrierSplitting.h).
   BarrierSplitter splitter(thread, synchronizing);
   bool synchronizes = synchronizing.contains(thread.getSymNameAttr());
-  bool split = synchronizes && splitBarriers && splitter.canSplit();
+  // A thread whose assertion fails ends there, as a thread that returns
+  // early does: the loops cut at barriers have no way to leave it out of
+  // the pieces after that, so such a kernel with barriers runs on fibers.
+  bool asserts = asserting.contains(thread.getSymNameAttr());
+  bool split = synchronizes && splitBarriers && !asserts && splitter.canSplit();
   bool usesFibers = synchronizes && !split;
+  // Without fibers, the block goes on after a failed thread by starting its
+  // loops again at the next thread.
+  bool resumes = asserts && !usesFibers;
   Type pointerType = LLVM::LLVMPointerType::get(context);
   ArrayRef<Type> kernelInputs = kernel.getArgumentTypes();
 
@@ -715,6 +839,8 @@ LogicalResult GpuModuleToHost::createKernelEntry(gpu::GPUFuncOp kernel) {
     for (int32_t d = 0; d < 3; ++d)
       threadIds.push_back(loadContextIndex(b, loc, ctx, kContextThreadId + d));
     callThread(b, threadIds);
+  } else if (resumes) {
+    createResumableThreadLoops(b, loc, ctx, blockSize, callThread);
   } else {
     createThreadLoops(b, loc, blockSize, callThread);
   }
@@ -755,6 +881,9 @@ LogicalResult GpuModuleToHost::createKernelEntry(gpu::GPUFuncOp kernel) {
                   b.getI64IntegerAttr(staticBytes));
   if (usesFibers)
     kernel->setAttr(kHostUsesFibersAttrName, UnitAttr::get(context));
+  if (resumes)
+    kernel->setAttr(kHostResumesAfterAssertionsAttrName,
+                    UnitAttr::get(context));
   return success();
 }
 

@@ -130,20 +130,27 @@ def HostKernels : Pass<"gpu-runner-host-kernels", "::mlir::ModuleOp"> {
     The id ops read those arguments; `gpu.barrier`, `gpu.shuffle` and
     `gpu.subgroup_broadcast` call the host runtime
     (`wrappers/HostKernelAbi.def`), which completes a broadcast among the
-    lanes that reach it, its active lanes; `gpu.printf` calls
-    `printf`; workgroup attributions and `gpu.dynamic_shared_memory` are
-    views of the block's workgroup memory, private attributions are stack
-    memory.
+    lanes that reach it, its active lanes; `gpu.printf` calls `printf`;
+    `cf.assert` calls `mgpuHostAssertFailAt` when its condition is false,
+    with the file, line and function its location gives (as upstream's
+    NVVM lowering passes them to `__assertfail`); workgroup attributions
+    and `gpu.dynamic_shared_memory` are views of the block's workgroup
+    memory, private attributions are stack memory.
 
     For each kernel two more functions are made: a block function and an
     entry that unpacks the launch's arguments from a struct and calls it.
     A kernel that reaches no barrier, shuffle or broadcast gets a block function
     that loops over the block's threads, for the optimizer to vectorize. A
     kernel whose barriers every thread reaches together is cut at them into
-    such loops (BarrierSplitting.h). Any other runs each thread on a fiber,
-    and its block function is called once per thread. The kernel is annotated with its entry
-    (`gpu_runner.host_entry`), whether it uses fibers and its static
-    workgroup memory, for the lowering of `gpu.launch_func`.
+    such loops (BarrierSplitting.h), unless it has a `cf.assert`: a thread
+    that fails one ends there, like one that returns early. Any other runs
+    each thread on a fiber, and its block function is called once per
+    thread. The loops of a kernel with `cf.assert` start at the thread the
+    context's `threadId` holds, so that the runtime can run the rest of the
+    block after a thread that failed one
+    (`gpu_runner.resumes_after_assertions`). The kernel is annotated with
+    its entry (`gpu_runner.host_entry`), whether it uses fibers and its
+    static workgroup memory, for the lowering of `gpu.launch_func`.
   }];
   let options = [
     Option<"splitBarriers", "split-barriers", "bool", /*default=*/"true",

@@ -21,10 +21,16 @@ constexpr int64_t kHostSubgroupSize = 32;
 enum HostKernelFlags : int32_t {
   /// Each GPU thread is a fiber (the kernel has barriers or shuffles).
   kHostKernelUsesFibers = 1,
+  /// Without fibers: the kernel has a cf.assert, and its loops over the
+  /// block's threads start at `threadId` (x, then y, then z, in row-major
+  /// order), so that the block can go on after a thread that failed one.
+  kHostKernelResumesAfterAssertions = 2,
 };
 
 struct HostKernelContext {
   /// The GPU thread's id in its block: set with kHostKernelUsesFibers only.
+  /// With kHostKernelResumesAfterAssertions, the thread the block's loops
+  /// start at instead ((0, 0, 0), or the one after a failed assertion).
   int64_t threadId[3];
   int64_t blockId[3];
   int64_t blockDim[3];

@@ -1,5 +1,7 @@
-// A failed cf.assert prints its message and stops the program with an error
-// (in a kernel: which kernel and block), status 1, not an abort.
+// A failed cf.assert prints its message and stops the program with an error,
+// status 1, not an abort. In a kernel, each thread that fails prints the
+// line a GPU's device assert prints, and the launch fails
+// (kernel-assert-threads.mlir).
 // RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s --check-prefix=HOST
 // RUN: %expect-exit-1 %gpu-runner %s -e kernel 2>&1 | FileCheck %s --check-prefix=KERNEL
 
@@ -23,12 +25,13 @@ module attributes {gpu.container_module} {
     return
   }
 
-  // KERNEL: {{^}}thread id out of range
+  // KERNEL:      {{^.*}}assert-failed.mlir:13: (unknown): block: [0,0,0], thread: [2,0,0] Assertion `thread id out of range` failed.
+  // KERNEL-NEXT: {{^.*}}assert-failed.mlir:13: (unknown): block: [0,0,0], thread: [3,0,0] Assertion `thread id out of range` failed.
   func.func @kernel() {
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c4 = arith.constant 4 : index
-    // KERNEL: assert-failed.mlir:[[# @LINE + 1]]:5: error: gpu.launch_func: kernel 'check' aborted in block (0, 0, 0): a failed cf.assert (its message is printed above) or a call of abort()
+    // KERNEL-NEXT: assert-failed.mlir:[[# @LINE + 1]]:5: error: gpu.launch_func: kernel 'check' failed in block (0, 0, 0): 2 threads failed an assertion (printed above)
     gpu.launch_func @kernels::@check blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%c2 : index)
     return
   }

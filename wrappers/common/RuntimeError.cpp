@@ -95,6 +95,11 @@ std::string formatPointer(const void *pointer) {
 }
 
 void reportFatalError(const char *loc, const std::string &message) {
+  reportFatalError(loc, message, std::string());
+}
+
+void reportFatalError(const char *loc, const std::string &message,
+                      const std::string &printedFirst) {
   // Only the first error of the process is printed (FatalReport.h).
   if (beginFatalReport() == FatalReportClaim::OtherThread)
     waitForFatalReport();
@@ -111,6 +116,7 @@ void reportFatalError(const char *loc, const std::string &message) {
       std::fflush(stdout);
       funlockfile(stdout);
     }
+    writeToStderr(printedFirst.data(), printedFirst.size());
     printFatalReportMessage();
   }
   // Flushes every stdio stream, including ones the program opened; the

@@ -96,6 +96,11 @@ std::string describeBadAllocation(int64_t rank, const int64_t *sizes,
 /// Uses _Exit: other threads may still be running, so static destructors
 /// must not run.
 [[noreturn]] void reportFatalError(const char *loc, const std::string &message);
+/// The same, with `printedFirst` (whole lines) written to stderr between the
+/// program's output and the error: what a GPU printed before the failure it
+/// reports (failed device assertions).
+[[noreturn]] void reportFatalError(const char *loc, const std::string &message,
+                                   const std::string &printedFirst);
 
 /// Reports a failed `status` of the op at `loc` as a fatal error; does
 /// nothing for success.

@@ -85,6 +85,7 @@ enum class FiberBlock::ThreadState : uint8_t {
   AtShuffle,   // waits at `loc` with value, sourceLane and width
   AtBroadcast, // waits at `loc` with value and sourceLane (-1: first active)
   Finished,    // its entry returned; the fiber waits for the next block
+  Failed,      // failed an assertion; its fiber is never resumed
 };
 
 struct FiberBlock::Slot {
@@ -277,6 +278,7 @@ Status FiberBlock::run(HostKernelEntry entryFunction, void *entryArgs,
   barrierLoc = nullptr;
   failed = false;
   failure = Status();
+  failures.clear();
 #ifdef GPU_RUNNER_TSAN
   schedulerTsanFiber = __tsan_get_current_fiber();
 #endif
@@ -304,21 +306,25 @@ Status FiberBlock::run(HostKernelEntry entryFunction, void *entryArgs,
       slot.state = ThreadState::Running;
       resume(slot);
       if (failed)
-        return abandon(std::move(failure));
+        return abandon(failures.empty() ? std::move(failure) : Status());
     }
-    if (finishedCount == threadCount)
+    if (finishedCount == threadCount) {
+      retireFailedThreads();
       return Status();
+    }
     if (barrierWaiters > 0 && barrierWaiters + finishedCount == threadCount) {
       // Every thread that has not returned reached the barrier: next phase.
       releaseBarrier(batch, batchSize);
       continue;
     }
     woken.clear();
+    // After a failed assertion the block only finishes what can run: a GPU
+    // aborts the kernel, so what waits for a failed thread is no error.
     Status status = completeShuffles();
     if (!status.ok())
-      return abandon(std::move(status));
+      return abandon(failures.empty() ? std::move(status) : Status());
     if (woken.empty())
-      return abandon(deadlock());
+      return abandon(failures.empty() ? deadlock() : Status());
     batch = woken.data();
     batchSize = woken.size();
   }
@@ -350,23 +356,35 @@ void FiberBlock::dropFiber(Slot &slot) {
   new (&slot.fiber) bctx::fiber();
 }
 
+void FiberBlock::resetSlot(Slot &slot) {
+  dropFiber(slot);
+  slot.state = ThreadState::Finished;
+  slot.asanFakeStack = nullptr;
+#ifdef GPU_RUNNER_ASAN
+  // Frames that never returned leave their redzones poisoned.
+  __asan_unpoison_memory_region(slot.stackBottom(), kStackBytes);
+#endif
+#ifdef GPU_RUNNER_TSAN
+  __tsan_destroy_fiber(slot.tsanFiber);
+  slot.tsanFiber = __tsan_create_fiber(0);
+#endif
+}
+
+void FiberBlock::retireFailedThreads() {
+  if (failures.empty())
+    return;
+  for (uint32_t i = 0; i < threadCount; ++i)
+    if (slots[i]->state == ThreadState::Failed)
+      resetSlot(*slots[i]);
+}
+
 Status FiberBlock::abandon(Status status) {
   for (uint32_t i = 0; i < threadCount; ++i) {
     Slot &slot = *slots[i];
     if (slot.state == ThreadState::Finished)
       continue; // waits in its loop: reusable
-    // Suspended inside the kernel, or not started.
-    dropFiber(slot);
-    slot.state = ThreadState::Finished;
-    slot.asanFakeStack = nullptr;
-#ifdef GPU_RUNNER_ASAN
-    // Frames that never returned leave their redzones poisoned.
-    __asan_unpoison_memory_region(slot.stackBottom(), kStackBytes);
-#endif
-#ifdef GPU_RUNNER_TSAN
-    __tsan_destroy_fiber(slot.tsanFiber);
-    slot.tsanFiber = __tsan_create_fiber(0);
-#endif
+    // Suspended inside the kernel, failed, or not started.
+    resetSlot(slot);
   }
   return status;
 }
@@ -398,6 +416,19 @@ void FiberBlock::barrier(HostKernelContext *context, const char *loc) {
   slot.state = ThreadState::AtBarrier;
   slot.loc = loc;
   block.suspend(slot);
+}
+
+void FiberBlock::failAssertion(HostKernelContext *context,
+                               const AssertionFailure &failure) {
+  Slot &slot = *static_cast<Slot *>(context->runtime);
+  FiberBlock &block = *slot.block;
+  block.failures.push_back(failure);
+  std::copy(slot.context.threadId, slot.context.threadId + 3,
+            block.failures.back().threadId);
+  // Counted as returned: barriers after this wait for the others only.
+  slot.state = ThreadState::Failed;
+  ++block.finishedCount;
+  block.stopFiber(slot);
 }
 
 uint64_t FiberBlock::shuffle(HostKernelContext *context, uint64_t value,
@@ -643,6 +674,33 @@ Status FiberBlock::deadlock() const {
   return errorAt(loc, "gpu.shuffle",
                  "deadlock in " + where() + ": " + needs +
                      ", and they wait at it");
+}
+
+std::string formatAssertionFailures(std::vector<AssertionFailure> failures,
+                                    const int64_t *blockId,
+                                    const int64_t *blockDim) {
+  auto linear = [&](const AssertionFailure &failure) {
+    const int64_t *id = failure.threadId;
+    return id[0] + blockDim[0] * (id[1] + blockDim[1] * id[2]);
+  };
+  std::stable_sort(failures.begin(), failures.end(),
+                   [&](const AssertionFailure &a, const AssertionFailure &b) {
+                     return linear(a) < linear(b);
+                   });
+  auto ids = [](const int64_t *id) {
+    return "[" + std::to_string(id[0]) + "," + std::to_string(id[1]) + "," +
+           std::to_string(id[2]) + "]";
+  };
+  auto text = [](const char *string) {
+    return std::string(string ? string : "(unknown)");
+  };
+  std::string lines;
+  for (const AssertionFailure &failure : failures)
+    lines += text(failure.file) + ":" + std::to_string(failure.line) + ": " +
+             text(failure.function) + ": block: " + ids(blockId) +
+             ", thread: " + ids(failure.threadId) + " Assertion `" +
+             text(failure.message) + "` failed.\n";
+  return lines;
 }
 
 std::string FiberBlock::where() const {

@@ -32,6 +32,25 @@ namespace gpu_runner {
 /// What the lowering emits for each kernel: `entry(context, args)`.
 using HostKernelEntry = void (*)(HostKernelContext *context, void *args);
 
+/// A GPU thread's failed cf.assert (mgpuHostAssertFailAt): what its line
+/// says. The strings are the program's constants.
+struct AssertionFailure {
+  int64_t threadId[3] = {0, 0, 0};
+  const char *message = nullptr;
+  const char *file = nullptr;
+  int32_t line = 0;
+  const char *function = nullptr;
+};
+
+/// The lines a GPU prints for the failed assertions of block `blockId` (of
+/// `blockDim` threads), one per thread, in the order of the threads' linear
+/// ids whatever order they failed in:
+/// `file:line: function: block: [x,y,z], thread: [x,y,z] Assertion `message`
+/// failed.`
+std::string formatAssertionFailures(std::vector<AssertionFailure> failures,
+                                    const int64_t *blockId,
+                                    const int64_t *blockDim);
+
 /// Runs the GPU threads of one block at a time as fibers. Owns one fiber and
 /// one stack per thread slot, reused by every later block. Used by one OS
 /// thread at a time.
@@ -49,10 +68,13 @@ public:
 
   /// Runs `entry(threadContext, args)` once per thread of the block that
   /// `block` describes (its threadId and runtime fields are ignored), each on
-  /// its fiber with its own threadId, until every thread has returned.
+  /// its fiber with its own threadId, until every thread has returned or
+  /// failed an assertion (assertionFailures() then lists those).
   /// Fails, at the location of the op concerned, on a deadlock, threads
   /// waiting at different barriers, or a misused shuffle; the block's fibers
-  /// are then abandoned where they wait, never resumed.
+  /// are then abandoned where they wait, never resumed. A block in which a
+  /// thread failed an assertion does not fail for what follows from it (the
+  /// others waiting for it at a shuffle): a GPU aborts such a kernel.
   Status run(HostKernelEntry entry, void *args, const HostKernelContext &block,
              const std::string &kernelName);
 
@@ -65,6 +87,17 @@ public:
   /// the first active lane.
   static uint64_t broadcast(HostKernelContext *context, uint64_t value,
                             int32_t sourceLane, const char *loc);
+
+  /// cf.assert failed in the GPU thread whose context is `context`: records
+  /// it and ends the thread; the others go on, and a thread that ended so no
+  /// longer counts at barriers, like one that returned.
+  [[noreturn]] static void failAssertion(HostKernelContext *context,
+                                         const AssertionFailure &failure);
+
+  /// The assertions that failed in the last block run() ran.
+  const std::vector<AssertionFailure> &assertionFailures() const {
+    return failures;
+  }
 
   /// Stacks mapped so far: the most threads a block has had.
   size_t stackCount() const { return slots.size(); }
@@ -83,6 +116,11 @@ private:
   [[noreturn]] void stopFiber(Slot &slot);
   [[noreturn]] static void fiberMain(Slot &slot);
   static void dropFiber(Slot &slot);
+  /// Drops the fiber of a thread that will never be resumed, so that the
+  /// slot gets a fresh one for its next thread.
+  static void resetSlot(Slot &slot);
+  /// Resets the slots of the threads that failed an assertion.
+  void retireFailedThreads();
   /// Lets the threads waiting at the barrier go on: the next batch.
   void releaseBarrier(const uint32_t *&batch, size_t &batchSize);
   Status completeShuffles();
@@ -120,6 +158,7 @@ private:
   std::vector<uint32_t> woken;
   bool failed = false;
   Status failure;
+  std::vector<AssertionFailure> failures;
 
   // Sanitizer bookkeeping of the OS thread's own stack while fibers run.
   const void *schedulerStackBottom = nullptr;

@@ -1,9 +1,9 @@
 //===- HostKernelWrappers.cpp - Kernels of the host backend, in C ---------===//
 //
 // The extern "C" functions of HostKernelAbi.def, by which kernels compiled
-// into the program are launched and reach their barriers and shuffles, and
-// the host backend's runtime (a HostRuntime). Barriers and shuffles go
-// straight to the calling fiber's block.
+// into the program are launched, reach their barriers and shuffles and fail
+// their assertions, and the host backend's runtime (a HostRuntime). Barriers
+// and shuffles go straight to the calling fiber's block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,7 @@
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/host/FaultHandler.h"
 #include "wrappers/host/Fibers.h"
+#include "wrappers/host/Kernel.h"
 #include "wrappers/host/Runtime.h"
 
 #include <vector>
@@ -131,6 +132,27 @@ uint64_t mgpuHostBroadcastAt(void *context, uint64_t value, int32_t sourceLane,
   return FiberBlock::broadcast(
       fiberContext(context, loc, "gpu.subgroup_broadcast"), value, sourceLane,
       loc);
+}
+
+void mgpuHostAssertFailAt(void *context, int64_t threadX, int64_t threadY,
+                          int64_t threadZ, const char *message,
+                          const char *file, int32_t line,
+                          const char *function) {
+  AssertionFailure failure;
+  failure.threadId[0] = threadX;
+  failure.threadId[1] = threadY;
+  failure.threadId[2] = threadZ;
+  failure.message = message;
+  failure.file = file;
+  failure.line = line;
+  failure.function = function;
+  // No block starts after this one; the failed threads print once their
+  // block has finished (Kernel.h).
+  stopGridAfterAssertion();
+  auto *threadContext = static_cast<HostKernelContext *>(context);
+  if (threadContext && threadContext->runtime)
+    FiberBlock::failAssertion(threadContext, failure);
+  BlockRunner::failAssertion(failure);
 }
 
 void mgpuHostCheckAccessAt(intptr_t address, int64_t bytes, int32_t isStore,

@@ -26,6 +26,13 @@ namespace {
 
 const char *const kAxes[3] = {"x", "y", "z"};
 
+/// The block runner that runs, on this OS thread, a block without fibers
+/// that a failed assertion may go back to.
+thread_local BlockRunner *resumableRunner = nullptr;
+
+/// The flag that stops the grid whose blocks this OS thread runs.
+thread_local std::atomic<bool> *runningGridStop = nullptr;
+
 const char *const kPortable =
     "CUDA's limits, which the host backend keeps so that programs stay "
     "portable";
@@ -44,7 +51,8 @@ Status validateKernelLaunch(const KernelLaunch &launch, int64_t argsBytes) {
   std::string kernel = "kernel '" + launch.name + "': ";
   if (!launch.entry)
     return Status::error(kernel + "the kernel's function is null");
-  if (launch.flags & ~int32_t(kHostKernelUsesFibers))
+  if (launch.flags &
+      ~int32_t(kHostKernelUsesFibers | kHostKernelResumesAfterAssertions))
     return Status::error(kernel + "unknown launch flags " +
                          std::to_string(launch.flags));
   for (int i = 0; i < 3; ++i)
@@ -136,12 +144,70 @@ Status BlockRunner::run(const KernelLaunch &launch, void *args,
   // A fault of the kernel is reported with what runs here.
   ensureSignalStack();
   RunningKernelScope running(launch.name.c_str(), launch.loc, context.blockId);
+  assertionLines.clear();
+  const std::vector<AssertionFailure> *failures = &loopFailures;
+  loopFailures.clear();
   if (!launch.usesFibers()) {
     // The kernel loops over the block's threads itself.
-    launch.entry(&context, args);
-    return Status();
+    if (launch.resumesAfterAssertions())
+      runResumable(launch, &context, args);
+    else
+      launch.entry(&context, args);
+  } else {
+    GPU_RUNNER_RETURN_IF_ERROR(
+        fiberBlock.run(launch.entry, args, context, launch.name));
+    failures = &fiberBlock.assertionFailures();
   }
-  return fiberBlock.run(launch.entry, args, context, launch.name);
+  if (failures->empty())
+    return Status();
+  // Every thread of the block has ended: the failed ones print, as a GPU
+  // prints each failed device assertion, and the launch fails.
+  assertionLines =
+      formatAssertionFailures(*failures, context.blockId, context.blockDim);
+  size_t count = failures->size();
+  return Status::error("kernel '" + launch.name + "' failed in block (" +
+                       std::to_string(context.blockId[0]) + ", " +
+                       std::to_string(context.blockId[1]) + ", " +
+                       std::to_string(context.blockId[2]) +
+                       "): " + std::to_string(count) +
+                       (count == 1 ? " thread" : " threads") +
+                       " failed an assertion (printed above)");
+}
+
+__attribute__((noinline)) void
+BlockRunner::runResumable(const KernelLaunch &launch,
+                          HostKernelContext *context, void *args) {
+  BlockRunner *saved = resumableRunner;
+  resumableRunner = this;
+  resumeContext = context;
+  // Without the signal mask: no system call per block. A failed thread
+  // comes back here with the context's threadId set to the next thread, and
+  // the kernel's loops start there (HostKernelAbi.h).
+  sigsetjmp(resumePoint, 0);
+  launch.entry(context, args);
+  resumableRunner = saved;
+}
+
+void BlockRunner::failAssertion(const AssertionFailure &failure) {
+  BlockRunner *runner = resumableRunner;
+  if (!runner)
+    reportFatalError(
+        nullptr, "a kernel launched without kHostKernelResumesAfterAssertions "
+                 "or fibers failed a cf.assert: a bug of the host kernel "
+                 "lowering");
+  runner->loopFailures.push_back(failure);
+  HostKernelContext &context = *runner->resumeContext;
+  context.threadId[0] = failure.threadId[0] + 1;
+  context.threadId[1] = failure.threadId[1];
+  context.threadId[2] = failure.threadId[2];
+  // The thread's frames are the JIT'd kernel's, which hold nothing to
+  // release: left like a trapped GPU thread's.
+  siglongjmp(runner->resumePoint, 1);
+}
+
+void stopGridAfterAssertion() {
+  if (runningGridStop)
+    runningGridStop->store(true, std::memory_order_relaxed);
 }
 
 //===----------------------------------------------------------------------===//
@@ -160,6 +226,8 @@ struct KernelExecutor::Grid {
   int64_t chunk = 1;
   /// Threads taking blocks from it, the launching one included.
   int participants = 0;
+  /// Set when a thread failed an assertion: no more blocks are handed out.
+  std::atomic<bool> stopped{false};
 };
 
 KernelExecutor::KernelExecutor() = default;
@@ -196,20 +264,23 @@ BlockRunner *KernelExecutor::borrowRunner() {
 }
 
 void KernelExecutor::runBlocks(Grid &grid, BlockRunner &runner) {
-  while (true) {
-    int64_t first =
-        grid.next.fetch_add(grid.chunk, std::memory_order_relaxed);
+  std::atomic<bool> *savedStop = runningGridStop;
+  runningGridStop = &grid.stopped;
+  while (!grid.stopped.load(std::memory_order_relaxed)) {
+    int64_t first = grid.next.fetch_add(grid.chunk, std::memory_order_relaxed);
     if (first >= grid.blockCount)
-      return;
+      break;
     int64_t last = std::min(first + grid.chunk, grid.blockCount);
-    for (int64_t index = first; index < last; ++index) {
+    for (int64_t index = first;
+         index < last && !grid.stopped.load(std::memory_order_relaxed);
+         ++index) {
       Status status = runner.run(*grid.launch, grid.args, index);
       if (!status.ok())
-        reportFatalError(status.loc().empty() ? grid.loc
-                                              : status.loc().c_str(),
-                         status.message());
+        reportFatalError(status.loc().empty() ? grid.loc : status.loc().c_str(),
+                         status.message(), runner.assertionReport());
     }
   }
+  runningGridStop = savedStop;
 }
 
 void KernelExecutor::workerLoop() {

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include <pthread.h>
+#include <setjmp.h>
 
 namespace gpu_runner {
 
@@ -55,6 +56,9 @@ struct KernelLaunch {
   const char *loc = nullptr;
 
   bool usesFibers() const { return flags & kHostKernelUsesFibers; }
+  bool resumesAfterAssertions() const {
+    return flags & kHostKernelResumesAfterAssertions;
+  }
   // Valid once validateKernelLaunch accepted the launch.
   int64_t threadsPerBlock() const { return block[0] * block[1] * block[2]; }
   int64_t blockCount() const { return grid[0] * grid[1] * grid[2]; }
@@ -81,16 +85,41 @@ public:
   BlockRunner &operator=(const BlockRunner &) = delete;
 
   /// Runs block `blockIndex` (x fastest, then y, then z) of a launch that
-  /// validateKernelLaunch accepted. Fails on what FiberBlock::run reports.
+  /// validateKernelLaunch accepted. Fails on what FiberBlock::run reports,
+  /// and, once every thread has ended, when threads failed an assertion
+  /// (assertionReport() then holds their lines).
   Status run(const KernelLaunch &launch, void *args, int64_t blockIndex);
+
+  /// The lines of the assertions that failed in the last block run() ran,
+  /// as a GPU prints them; empty if none failed.
+  const std::string &assertionReport() const { return assertionLines; }
+
+  /// cf.assert failed in a GPU thread of the block that the calling OS
+  /// thread runs without fibers (kHostKernelResumesAfterAssertions):
+  /// records it, leaves the thread's frames and runs the block's loops again
+  /// from the next thread.
+  [[noreturn]] static void failAssertion(const AssertionFailure &failure);
 
   FiberBlock &fibers() { return fiberBlock; }
 
 private:
+  void runResumable(const KernelLaunch &launch, HostKernelContext *context,
+                    void *args);
+
   FiberBlock fiberBlock;
+  /// The block run without fibers that a failed assertion goes back to.
+  sigjmp_buf resumePoint;
+  HostKernelContext *resumeContext = nullptr;
+  std::vector<AssertionFailure> loopFailures;
+  std::string assertionLines;
   void *sharedMemory = nullptr;
   size_t sharedCapacity = 0;
 };
+
+/// A GPU thread failed an assertion: the grid the calling OS thread runs
+/// blocks of hands out no more blocks (a GPU aborts the kernel). The blocks
+/// already running finish.
+void stopGridAfterAssertion();
 
 /// Runs grids on a pool of worker threads, one per hardware thread, started
 /// at the first grid with more than one block. Several grids (from several
