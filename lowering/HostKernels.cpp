@@ -353,12 +353,10 @@ llvm::DenseSet<StringAttr> GpuModuleToHost::findFunctionsThatReach(
 }
 
 void GpuModuleToHost::findFunctionsThatSynchronize() {
-  synchronizing = findFunctionsThatReach(
-      [](Operation *op) {
-        // Barriers, shuffles and broadcasts, where the lanes meet.
-        return isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupBroadcastOp>(
-            op);
-      });
+  synchronizing = findFunctionsThatReach([](Operation *op) {
+    // Barriers, shuffles and broadcasts, where the lanes meet.
+    return isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupBroadcastOp>(op);
+  });
   asserting = findFunctionsThatReach(
       [](Operation *op) { return isa<cf::AssertOp>(op); });
 }
