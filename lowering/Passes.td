@@ -423,7 +423,7 @@ def CheckPrintf : Pass<"gpu-runner-check-printf", "::mlir::ModuleOp"> {
   let summary = "Check the format of every gpu.printf against its arguments, "
                 "and promote its integer arguments to i32";
   let description = [{
-    The first step of every pipeline, before the backends' lowerings of
+    The second step of every pipeline, before the backends' lowerings of
     `gpu.printf` (libc's printf on the host, CUDA's vprintf, HIP's hostcall
     printf) part ways: none of them checks a format, so a conversion without
     an argument, or with one of another type, prints garbage or reads stray
