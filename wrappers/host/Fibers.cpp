@@ -457,31 +457,29 @@ uint64_t FiberBlock::shuffle(HostKernelContext *context, uint64_t value,
                            "source lanes below the width only"));
     block.stopFiber(slot);
   }
-  slot.value = value;
-  slot.sourceLane = sourceLane;
-  slot.width = width;
-  slot.loc = loc;
-  slot.state = ThreadState::AtShuffle;
-  uint32_t subgroup = slot.linear / kSubgroupSize;
-  if (block.shuffleWaiters[subgroup]++ == 0)
-    block.pendingSubgroups.push_back(subgroup);
-  block.suspend(slot);
-  return slot.result;
+  return block.waitForLanes(slot, ThreadState::AtShuffle, value, sourceLane,
+                            width, loc);
 }
 
 uint64_t FiberBlock::broadcast(HostKernelContext *context, uint64_t value,
                                int32_t sourceLane, const char *loc) {
   Slot &slot = *static_cast<Slot *>(context->runtime);
-  FiberBlock &block = *slot.block;
+  return slot.block->waitForLanes(slot, ThreadState::AtBroadcast, value,
+                                  sourceLane, /*width=*/0, loc);
+}
+
+uint64_t FiberBlock::waitForLanes(Slot &slot, ThreadState state, uint64_t value,
+                                  int32_t sourceLane, int32_t width,
+                                  const char *loc) {
   slot.value = value;
   slot.sourceLane = sourceLane;
-  slot.width = 0;
+  slot.width = width;
   slot.loc = loc;
-  slot.state = ThreadState::AtBroadcast;
+  slot.state = state;
   uint32_t subgroup = slot.linear / kSubgroupSize;
-  if (block.shuffleWaiters[subgroup]++ == 0)
-    block.pendingSubgroups.push_back(subgroup);
-  block.suspend(slot);
+  if (shuffleWaiters[subgroup]++ == 0)
+    pendingSubgroups.push_back(subgroup);
+  suspend(slot);
   return slot.result;
 }
 

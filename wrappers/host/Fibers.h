@@ -110,6 +110,10 @@ private:
   Status createFiber(Slot &slot);
   void resume(Slot &slot);
   void suspend(Slot &slot);
+  /// Parks the thread of `slot` in `state` (at a shuffle or a broadcast)
+  /// until its subgroup's lanes are complete; returns what it receives.
+  uint64_t waitForLanes(Slot &slot, ThreadState state, uint64_t value,
+                        int32_t sourceLane, int32_t width, const char *loc);
   void enterFiber(Slot &slot);
   /// A failure found on a fiber: record it, then switch away for good.
   void fail(Status status);
