@@ -488,21 +488,19 @@ FlatSymbolRefAttr getHostEntry(gpu::LaunchFuncOp op) {
 }
 
 /// A launch needs its kernel compiled for the backend: in a gpu.binary on a
-/// GPU, as a host entry on the host, which has no thread block clusters.
+/// GPU, as a host entry on the host.
 std::string checkLaunch(gpu::LaunchFuncOp op) {
   if (launchesDeviceKernel(op))
     return "";
   if (!getHostEntry(op))
     return "the kernel was not compiled for this backend";
-  if (op.hasClusterSize())
-    return "thread block clusters are not supported on the host backend; "
-           "they need a GPU (gpu-runner-cuda)";
   return "";
 }
 
 /// gpu.launch_func of a kernel compiled for the host: the arguments are
 /// packed into a struct on the stack (the runtime copies it) and the
-/// kernel's entry runs over the grid.
+/// kernel's entry runs over the grid. A launch without clusters passes
+/// clusters of 1 x 1 x 1 blocks, which is what CUDA reports for it.
 class LaunchFuncOpLowering : public RuntimeCallPattern<gpu::LaunchFuncOp> {
 public:
   using RuntimeCallPattern::RuntimeCallPattern;
@@ -556,9 +554,16 @@ public:
               rewriter, loc, this->getPtrType(), entry.getValue());
           Value name = getConstantString(
               rewriter, loc, SymbolTable::getSymbolName(kernel).getValue());
+          SmallVector<Value, 3> cluster;
+          if (op.hasClusterSize())
+            cluster = {adaptor.getClusterSizeX(), adaptor.getClusterSizeY(),
+                       adaptor.getClusterSizeZ()};
+          else
+            cluster.assign(3, constantI64(rewriter, loc, 1));
           return call(
               rewriter, op, MgpuFunction::mgpuLaunchHostKernelAt,
-              {entryAddress, adaptor.getGridSizeX(), adaptor.getGridSizeY(),
+              {entryAddress, cluster[0], cluster[1], cluster[2],
+               adaptor.getGridSizeX(), adaptor.getGridSizeY(),
                adaptor.getGridSizeZ(), adaptor.getBlockSizeX(),
                adaptor.getBlockSizeY(), adaptor.getBlockSizeZ(), dynamicShared,
                constantI64(rewriter, loc, staticShared),

@@ -303,8 +303,9 @@ LogicalResult GpuModuleToHost::checkContents() {
             gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp, gpu::GlobalIdOp,
             gpu::LaneIdOp, gpu::SubgroupIdOp, gpu::SubgroupSizeOp,
             gpu::NumSubgroupsOp, gpu::BarrierOp, gpu::ShuffleOp,
-            gpu::SubgroupBroadcastOp, gpu::PrintfOp,
-            gpu::DynamicSharedMemoryOp>(op))
+            gpu::SubgroupBroadcastOp, gpu::PrintfOp, gpu::DynamicSharedMemoryOp,
+            gpu::ClusterIdOp, gpu::ClusterDimOp, gpu::ClusterDimBlocksOp,
+            gpu::ClusterBlockIdOp>(op))
       return WalkResult::advance();
     op->emitError() << "'" << op->getName()
                     << "' is not supported in kernels on the host backend; "
@@ -646,6 +647,28 @@ LogicalResult GpuModuleToHost::lowerDeviceOps(func::FuncOp function) {
               op.replaceAllUsesWith(argument(getIdArgument(op)));
               op.erase();
             })
+        .Case<gpu::ClusterIdOp, gpu::ClusterDimOp, gpu::ClusterDimBlocksOp,
+              gpu::ClusterBlockIdOp>([&](auto op) {
+          // CUDA's registers: the blocks per cluster come from the launch
+          // (1 without clusters), the rest from the block id and the grid,
+          // which is made of whole clusters.
+          unsigned d = getDimension(op.getDimension());
+          Value blocks = loadContextIndex(b, loc, context,
+                                          kContextClusterDim + int32_t(d));
+          using OpTy = decltype(op);
+          Value value = blocks;
+          if constexpr (std::is_same_v<OpTy, gpu::ClusterIdOp>)
+            value = arith::DivUIOp::create(b, loc, argument(kBlockIdArg + d),
+                                           blocks);
+          else if constexpr (std::is_same_v<OpTy, gpu::ClusterDimOp>)
+            value = arith::DivUIOp::create(b, loc, argument(kGridDimArg + d),
+                                           blocks);
+          else if constexpr (std::is_same_v<OpTy, gpu::ClusterBlockIdOp>)
+            value = arith::RemUIOp::create(b, loc, argument(kBlockIdArg + d),
+                                           blocks);
+          op.replaceAllUsesWith(value);
+          op.erase();
+        })
         .Case([&](gpu::GlobalIdOp op) {
           unsigned d = getDimension(op.getDimension());
           Value global = arith::AddIOp::create(

@@ -40,6 +40,9 @@ struct HostKernelContext {
   void *sharedMemory;
   void *dynamicSharedMemory;
   int64_t dynamicSharedBytes;
+  /// Blocks per thread block cluster in each dimension: (1, 1, 1) for a
+  /// launch without clusters, as CUDA reports it.
+  int64_t clusterDim[3];
   /// The runtime's own state for the thread; the lowering never reads it.
   void *runtime;
 };
@@ -53,7 +56,8 @@ enum HostKernelContextSlot : int32_t {
   kContextSharedMemory = 12,
   kContextDynamicSharedMemory = 13,
   kContextDynamicSharedBytes = 14,
-  kContextSlotCount = 16,
+  kContextClusterDim = 15,
+  kContextSlotCount = 19,
 };
 
 static_assert(offsetof(HostKernelContext, threadId) == 8 * kContextThreadId);
@@ -66,6 +70,8 @@ static_assert(offsetof(HostKernelContext, dynamicSharedMemory) ==
               8 * kContextDynamicSharedMemory);
 static_assert(offsetof(HostKernelContext, dynamicSharedBytes) ==
               8 * kContextDynamicSharedBytes);
+static_assert(offsetof(HostKernelContext, clusterDim) ==
+              8 * kContextClusterDim);
 static_assert(sizeof(HostKernelContext) == 8 * kContextSlotCount);
 
 /// Workgroup memory offsets and the dynamic part are aligned to this.

@@ -3,8 +3,9 @@
 prints one line per program, "ok NAME" or "failed NAME" followed by the
 runner's errors; exits 1 if any failed. Programs whose RUN lines pass other
 flags are compiled with the entry point their first RUN line names; those
-that need a library of the test's own, have no entry point, or say
-"REQUIRES: host" (they use what only the host backend compiles) are listed
+that need a library of the test's own, have no entry point, say
+"REQUIRES: host" (they use what only the host backend compiles), or say
+"UNSUPPORTED:" with the runner's backend (gpu-runner-hip: hip) are listed
 as "skipped NAME".
 
     compile-all.py "RUNNER [FLAGS]" ROOT FOLDER...
@@ -24,6 +25,9 @@ HOST_ONLY = re.compile(r"REQUIRES:.*(?<![\w-])host(?![\w-])")
 
 def main():
     runner, root, folders = sys.argv[1], sys.argv[2], sys.argv[3:]
+    backend = os.path.basename(runner.split()[0]).replace("gpu-runner-", "")
+    unsupported = re.compile(r"UNSUPPORTED:.*(?<![\w-])" + re.escape(backend) +
+                             r"(?![\w-])")
     failed = False
     for folder in folders:
         directory = os.path.join(root, folder)
@@ -36,7 +40,8 @@ def main():
                 continue
             path = os.path.join(directory, name)
             lines = open(path).readlines()
-            if any(HOST_ONLY.search(line) for line in lines):
+            if any(HOST_ONLY.search(line) or unsupported.search(line)
+                   for line in lines):
                 print("skipped " + label)
                 continue
             # The entry point the first RUN line names, if it names one.

@@ -9,6 +9,7 @@
 // CHECK: skipped run/examples.mlir
 // CHECK: ok run/kernels/async-fork-join.mlir
 // CHECK: ok run/kernels/atomics.mlir
+// CHECK: ok run/kernels/clusters.mlir
 // CHECK: skipped run/kernels/matrix-intrinsics.mlir
 // CHECK: ok run/kernels/subgroups-and-arguments.mlir
 // CHECK: ok run/kernels/vector-transfer-dynamic.mlir

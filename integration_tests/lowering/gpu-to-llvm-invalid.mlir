@@ -84,25 +84,6 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Thread block clusters are a GPU feature (CUDA's sm_90 and newer); the
-// host backend refuses them rather than run the blocks without them.
-module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    gpu.func @k() kernel attributes {gpu_runner.host_entry = @k_entry, gpu_runner.static_shared_bytes = 0 : i64} {
-      gpu.return
-    }
-  }
-  func.func @launch_cluster() {
-    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    // expected-error @below {{'gpu.launch_func' cannot be lowered: thread block clusters are not supported on the host backend; they need a GPU (gpu-runner-cuda)}}
-    gpu.launch_func @kernels::@k clusters in (%c2, %c1, %c1) blocks in (%c2, %c1, %c1) threads in (%c1, %c1, %c1)
-    return
-  }
-}
-
-// -----
-
 // The pass lowers launches of outlined kernels; the pipelines outline
 // gpu.launch bodies before it runs.
 func.func @launch_not_outlined() {

@@ -2,11 +2,12 @@
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @clusters(%out: memref<?xindex>) kernel {
-      // expected-error @below {{'gpu.cluster_id' is not supported in kernels on the host backend}}
-      %c = gpu.cluster_id x
+    gpu.func @mma(%out: memref<16x16xf16>) kernel {
+      %f = arith.constant 1.0 : f16
+      // expected-error @below {{'gpu.subgroup_mma_constant_matrix' is not supported in kernels on the host backend}}
+      %m = gpu.subgroup_mma_constant_matrix %f : !gpu.mma_matrix<16x16xf16, "COp">
       %c0 = arith.constant 0 : index
-      memref.store %c, %out[%c0] : memref<?xindex>
+      gpu.subgroup_mma_store_matrix %m, %out[%c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf16, "COp">, memref<16x16xf16>
       gpu.return
     }
   }

@@ -6,7 +6,7 @@
 // GONE-NOT: gpu.module
 // GONE:     llvm.func @main
 
-// CHECK-DAG: llvm.func @mgpuLaunchHostKernelAt(!llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i32, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr)
+// CHECK-DAG: llvm.func @mgpuLaunchHostKernelAt(!llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr)
 // CHECK-DAG: llvm.mlir.global private constant @{{.*}}("scale\00")
 
 // A launch packs the kernel's arguments into a struct of their LLVM types on
@@ -39,9 +39,11 @@ module attributes {gpu.container_module} {
   // CHECK:         %[[BYTES:.*]] = llvm.ptrtoint %[[END]]
   // CHECK:         %[[DYN:.*]] = llvm.sext %[[DYN32]] : i32 to i64
   // CHECK:         %[[ENTRY:.*]] = llvm.mlir.addressof @__gpu_runner_kernels_scale_entry : !llvm.ptr
+  // A launch without clusters passes clusters of 1 x 1 x 1 blocks.
+  // CHECK:         %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
   // CHECK:         %[[STATIC:.*]] = llvm.mlir.constant(256 : i64) : i64
   // CHECK:         %[[FLAGS:.*]] = llvm.mlir.constant(1 : i32) : i32
-  // CHECK:         llvm.call @mgpuLaunchHostKernelAt(%[[ENTRY]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DYN]], %[[STATIC]], %[[FLAGS]], %[[ARGS]], %[[BYTES]], %[[T]], %{{.*}}, %{{.*}})
+  // CHECK:         llvm.call @mgpuLaunchHostKernelAt(%[[ENTRY]], %[[ONE]], %[[ONE]], %[[ONE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DYN]], %[[STATIC]], %[[FLAGS]], %[[ARGS]], %[[BYTES]], %[[T]], %{{.*}}, %{{.*}})
   // CHECK:         llvm.intr.stackrestore %[[SP]]
   // CHECK:         llvm.return %[[T]]
   func.func @main(%data: memref<?xf32>, %factor: f32, %n: index, %t: !gpu.async.token) -> !gpu.async.token {
@@ -51,5 +53,16 @@ module attributes {gpu.container_module} {
         dynamic_shared_memory_size %dyn
         args(%data : memref<?xf32>, %factor : f32, %n : index)
     return %t1 : !gpu.async.token
+  }
+
+  // A launch with clusters passes their sizes first.
+  // CHECK-LABEL: llvm.func @clusters
+  // CHECK-SAME:    %[[CX:arg[0-9]+]]: i64, %[[CY:arg[0-9]+]]: i64, %[[CZ:arg[0-9]+]]: i64, %[[GX:arg[0-9]+]]: i64
+  // CHECK:         llvm.call @mgpuLaunchHostKernelAt(%{{.*}}, %[[CX]], %[[CY]], %[[CZ]], %[[GX]],
+  func.func @clusters(%cx: index, %cy: index, %cz: index, %gx: index, %data: memref<?xf32>, %factor: f32) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@scale clusters in (%cx, %cy, %cz) blocks in (%gx, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%data : memref<?xf32>, %factor : f32, %c1 : index)
+    return
   }
 }

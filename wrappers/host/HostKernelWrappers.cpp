@@ -94,7 +94,8 @@ extern "C" {
 // Kernels compiled for the host (HostKernelAbi.def).
 //===----------------------------------------------------------------------===//
 
-void mgpuLaunchHostKernelAt(void *entry, int64_t gridX, int64_t gridY,
+void mgpuLaunchHostKernelAt(void *entry, int64_t clusterX, int64_t clusterY,
+                            int64_t clusterZ, int64_t gridX, int64_t gridY,
                             int64_t gridZ, int64_t blockX, int64_t blockY,
                             int64_t blockZ, int64_t dynamicSharedBytes,
                             int64_t staticSharedBytes, int32_t flags,
@@ -104,6 +105,9 @@ void mgpuLaunchHostKernelAt(void *entry, int64_t gridX, int64_t gridY,
   RunningOpScope running(loc);
   KernelLaunch launch;
   launch.entry = reinterpret_cast<HostKernelEntry>(entry);
+  launch.cluster[0] = clusterX;
+  launch.cluster[1] = clusterY;
+  launch.cluster[2] = clusterZ;
   launch.grid[0] = gridX;
   launch.grid[1] = gridY;
   launch.grid[2] = gridZ;

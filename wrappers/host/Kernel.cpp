@@ -89,6 +89,42 @@ Status validateKernelLaunch(const KernelLaunch &launch, int64_t argsBytes) {
                            ": a grid has at most 2147483647 blocks in x and "
                            "65535 in y and z, " +
                            kPortable);
+  // Thread block clusters, as cudaLaunchKernelEx and cuLaunchKernelEx
+  // check them (CUDA C++ Programming Guide, Thread Block Clusters: "The
+  // grid dimension must be a multiple of cluster size"; "a maximum of 8
+  // thread blocks in a cluster is supported as a portable cluster size").
+  for (int i = 0; i < 3; ++i)
+    if (launch.cluster[i] < 1)
+      return Status::error(kernel + "cluster size " +
+                           std::to_string(launch.cluster[i]) + " in " +
+                           kAxes[i] +
+                           ": every dimension of a cluster must be at least 1");
+  for (int i = 0; i < 3; ++i)
+    if (launch.cluster[i] > kMaxClusterBlocks)
+      return Status::error(kernel + "cluster size " +
+                           std::to_string(launch.cluster[i]) + " in " +
+                           kAxes[i] +
+                           ": a cluster has at most 8 blocks, CUDA's portable "
+                           "cluster size, which the host backend keeps so "
+                           "that programs stay portable");
+  // Each dimension is at most 8 now: the product cannot overflow.
+  int64_t clusterBlocks =
+      launch.cluster[0] * launch.cluster[1] * launch.cluster[2];
+  if (clusterBlocks > kMaxClusterBlocks)
+    return Status::error(
+        kernel + "a cluster of " + std::to_string(launch.cluster[0]) + " x " +
+        std::to_string(launch.cluster[1]) + " x " +
+        std::to_string(launch.cluster[2]) + " = " +
+        std::to_string(clusterBlocks) +
+        " blocks: a cluster has at most 8 blocks, CUDA's portable cluster "
+        "size, which the host backend keeps so that programs stay portable");
+  for (int i = 0; i < 3; ++i)
+    if (launch.grid[i] % launch.cluster[i] != 0)
+      return Status::error(
+          kernel + "grid size " + std::to_string(launch.grid[i]) + " in " +
+          kAxes[i] + " is not a multiple of the cluster size " +
+          std::to_string(launch.cluster[i]) +
+          ": the grid must be made of whole clusters, as CUDA requires");
   if (launch.staticSharedBytes < 0)
     return Status::error(kernel + "negative static workgroup memory size " +
                          std::to_string(launch.staticSharedBytes));
@@ -136,6 +172,7 @@ Status BlockRunner::run(const KernelLaunch &launch, void *args,
   for (int i = 0; i < 3; ++i) {
     context.blockDim[i] = launch.block[i];
     context.gridDim[i] = launch.grid[i];
+    context.clusterDim[i] = launch.cluster[i];
   }
   context.sharedMemory = sharedMemory;
   context.dynamicSharedMemory =

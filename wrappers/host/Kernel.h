@@ -36,6 +36,9 @@ namespace gpu_runner {
 constexpr int64_t kMaxThreadsPerBlock = 1024;
 constexpr int64_t kMaxBlockDim[3] = {1024, 1024, 64};
 constexpr int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
+/// Blocks of a thread block cluster: 8, CUDA's portable cluster size (a GPU
+/// may allow more to a kernel that opts in to a non-portable size).
+constexpr int64_t kMaxClusterBlocks = 8;
 /// Workgroup memory of one block, static and dynamic together: 227 KiB,
 /// the most a block can have on an H100 or H200.
 constexpr int64_t kMaxSharedMemoryBytes = 232448;
@@ -43,6 +46,8 @@ constexpr int64_t kMaxSharedMemoryBytes = 232448;
 /// One gpu.launch_func of a kernel compiled for the host.
 struct KernelLaunch {
   HostKernelEntry entry = nullptr;
+  /// Blocks per thread block cluster: (1, 1, 1) without clusters.
+  int64_t cluster[3] = {1, 1, 1};
   int64_t grid[3] = {1, 1, 1};
   int64_t block[3] = {1, 1, 1};
   int64_t dynamicSharedBytes = 0;
@@ -71,7 +76,9 @@ struct KernelLaunch {
 
 /// Checks a launch and the size of its packed arguments; the message names
 /// the kernel. Every dimension at least 1 and within CUDA's limits, at most
-/// 1024 threads per block, at most 227 KiB of workgroup memory.
+/// 1024 threads per block, at most 227 KiB of workgroup memory; a thread
+/// block cluster of at most 8 blocks whose every dimension divides the
+/// grid's.
 Status validateKernelLaunch(const KernelLaunch &launch, int64_t argsBytes);
 
 /// Runs blocks on the calling thread, with a workgroup memory buffer and

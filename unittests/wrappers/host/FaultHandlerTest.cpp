@@ -34,8 +34,8 @@ volatile int zero = 0;
 void launch(HostKernelEntry kernel, int64_t gridX, int64_t blockX,
             int32_t flags, const char *name) {
   installFaultHandler();
-  mgpuLaunchHostKernelAt(reinterpret_cast<void *>(kernel), gridX, 1, 1, blockX,
-                         1, 1, 0, 0, flags, nullptr, 0, nullptr, name,
+  mgpuLaunchHostKernelAt(reinterpret_cast<void *>(kernel), 1, 1, 1, gridX, 1, 1,
+                         blockX, 1, 1, 0, 0, flags, nullptr, 0, nullptr, name,
                          "gpu.launch_func@f.mlir:7:5");
 }
 

@@ -651,8 +651,8 @@ TEST_CASE("a deadlock through mgpuLaunchHostKernelAt ends the process at the "
   ChildResult result = runInChild([] {
     std::printf("launching");
     mgpuLaunchHostKernelAt(
-        reinterpret_cast<void *>(&earlyReturnThenBarrierAndShuffle), 1, 1, 1,
-        32, 1, 1, 0, 0, kHostKernelUsesFibers, nullptr, 0, nullptr, "k",
+        reinterpret_cast<void *>(&earlyReturnThenBarrierAndShuffle), 1, 1, 1, 1,
+        1, 1, 32, 1, 1, 0, 0, kHostKernelUsesFibers, nullptr, 0, nullptr, "k",
         "gpu.launch_func@f.mlir:20:5");
     std::printf("never printed");
   });
@@ -675,7 +675,7 @@ TEST_CASE("a shuffle deadlock through the ABI names the lanes",
     };
     void *entry =
         reinterpret_cast<void *>(+static_cast<HostKernelEntry>(kernel));
-    mgpuLaunchHostKernelAt(entry, 1, 1, 1, 32, 1, 1, 0, 0,
+    mgpuLaunchHostKernelAt(entry, 1, 1, 1, 1, 1, 1, 32, 1, 1, 0, 0,
                            kHostKernelUsesFibers, nullptr, 0, nullptr, "sum",
                            "gpu.launch_func@f.mlir:20:5");
   });
@@ -693,8 +693,8 @@ TEST_CASE("a barrier in a kernel launched without fibers is a lowering bug",
     auto kernel = [](HostKernelContext *context, void *) { barrier(context); };
     void *entry =
         reinterpret_cast<void *>(+static_cast<HostKernelEntry>(kernel));
-    mgpuLaunchHostKernelAt(entry, 1, 1, 1, 32, 1, 1, 0, 0, 0, nullptr, 0,
-                           nullptr, "k", "gpu.launch_func@f.mlir:20:5");
+    mgpuLaunchHostKernelAt(entry, 1, 1, 1, 1, 1, 1, 32, 1, 1, 0, 0, 0, nullptr,
+                           0, nullptr, "k", "gpu.launch_func@f.mlir:20:5");
   });
   CHECK(result.exitStatus == 1);
   CHECK(result.err ==

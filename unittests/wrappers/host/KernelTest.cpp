@@ -172,6 +172,74 @@ TEST_CASE("a launch is checked against CUDA's limits", "[kernels]") {
   REQUIRE_OK(check(makeLaunch(noop, {1, 1, 1}, {1, 1024, 1})));
 }
 
+TEST_CASE("a launch's thread block clusters are checked as CUDA checks them",
+          "[kernels]") {
+  HostRuntime runtime;
+  auto check = [&](std::array<int64_t, 3> cluster,
+                   std::array<int64_t, 3> grid) {
+    KernelLaunch launch = makeLaunch(noop, grid, {1, 1, 1});
+    for (int i = 0; i < 3; ++i)
+      launch.cluster[i] = cluster[i];
+    char args[16] = {};
+    return runtime.launchKernel(launch, args, 0, nullptr, kLaunchLoc);
+  };
+  const std::string portable = ", CUDA's portable cluster size, which the "
+                               "host backend keeps so that programs stay "
+                               "portable";
+  CHECK(check({1, 0, 1}, {4, 4, 1}).message() ==
+        "kernel 'k': cluster size 0 in y: every dimension of a cluster must "
+        "be at least 1");
+  CHECK(check({2, 1, -2}, {4, 4, 4}).message() ==
+        "kernel 'k': cluster size -2 in z: every dimension of a cluster must "
+        "be at least 1");
+  CHECK(check({16, 1, 1}, {16, 1, 1}).message() ==
+        "kernel 'k': cluster size 16 in x: a cluster has at most 8 blocks" +
+            portable);
+  // A product that would overflow is caught by the per-dimension limit.
+  CHECK(check({int64_t(1) << 40, int64_t(1) << 40, 1}, {1, 1, 1}).message() ==
+        "kernel 'k': cluster size 1099511627776 in x: a cluster has at most 8 "
+        "blocks" +
+            portable);
+  CHECK(check({4, 2, 2}, {4, 2, 2}).message() ==
+        "kernel 'k': a cluster of 4 x 2 x 2 = 16 blocks: a cluster has at "
+        "most 8 blocks" +
+            portable);
+  CHECK(check({3, 1, 1}, {16, 1, 1}).message() ==
+        "kernel 'k': grid size 16 in x is not a multiple of the cluster size "
+        "3: the grid must be made of whole clusters, as CUDA requires");
+  CHECK(check({1, 1, 2}, {2, 2, 3}).message() ==
+        "kernel 'k': grid size 3 in z is not a multiple of the cluster size "
+        "2: the grid must be made of whole clusters, as CUDA requires");
+  REQUIRE_OK(check({8, 1, 1}, {16, 1, 1}));
+  REQUIRE_OK(check({2, 2, 2}, {4, 2, 6}));
+  REQUIRE_OK(check({1, 1, 1}, {5, 3, 7}));
+}
+
+TEST_CASE("every block sees the launch's cluster size", "[kernels]") {
+  HostRuntime runtime;
+  // Each block writes its cluster size at its linear index.
+  std::array<std::array<int64_t, 3>, 8> seen = {};
+  auto kernel = [](HostKernelContext *context, void *args) {
+    auto &seen = argumentOf<std::array<std::array<int64_t, 3>, 8>>(args);
+    int64_t block =
+        context->blockId[0] +
+        context->gridDim[0] *
+            (context->blockId[1] + context->gridDim[1] * context->blockId[2]);
+    for (int i = 0; i < 3; ++i)
+      seen[block][i] = context->clusterDim[i];
+  };
+  KernelLaunch clustered = makeLaunch(kernel, {2, 2, 2}, {1, 1, 1});
+  clustered.cluster[0] = 2;
+  clustered.cluster[2] = 2;
+  REQUIRE_OK(launch(runtime, clustered, &seen));
+  for (const auto &block : seen)
+    CHECK(block == std::array<int64_t, 3>{2, 1, 2});
+  // Without clusters, a cluster of one block.
+  REQUIRE_OK(launch(runtime, makeLaunch(kernel, {2, 2, 2}, {1, 1, 1}), &seen));
+  for (const auto &block : seen)
+    CHECK(block == std::array<int64_t, 3>{1, 1, 1});
+}
+
 TEST_CASE("a launch on a released stream is refused", "[kernels]") {
   HostRuntime runtime;
   void *stream = createStream(runtime);
@@ -568,8 +636,8 @@ TEST_CASE("workers start at the first grid of several blocks, reuse their "
 TEST_CASE("a launch the checks refuse ends the process at the launch",
           "[kernels][abi]") {
   ChildResult result = runInChild([] {
-    mgpuLaunchHostKernelAt(reinterpret_cast<void *>(&noop), 1, 1, 1, 4, 0, 1, 0,
-                           0, 0, nullptr, 0, nullptr, "k",
+    mgpuLaunchHostKernelAt(reinterpret_cast<void *>(&noop), 1, 1, 1, 1, 1, 1, 4,
+                           0, 1, 0, 0, 0, nullptr, 0, nullptr, "k",
                            "gpu.launch_func@v.mlir:3:3");
   });
   CHECK(result.exitStatus == 1);
@@ -578,8 +646,19 @@ TEST_CASE("a launch the checks refuse ends the process at the launch",
                       "block must be at least 1\n");
 
   result = runInChild([] {
-    mgpuLaunchHostKernelAt(reinterpret_cast<void *>(&noop), 1, 1, 1, 1, 1, 1,
-                           232448, 1, 0, nullptr, 0, nullptr, "big",
+    mgpuLaunchHostKernelAt(reinterpret_cast<void *>(&noop), 2, 1, 1, 3, 1, 1, 1,
+                           1, 1, 0, 0, 0, nullptr, 0, nullptr, "c",
+                           "gpu.launch_func@v.mlir:5:3");
+  });
+  CHECK(result.exitStatus == 1);
+  CHECK(result.err ==
+        "v.mlir:5:3: error: gpu.launch_func: kernel 'c': grid size 3 in x is "
+        "not a multiple of the cluster size 2: the grid must be made of whole "
+        "clusters, as CUDA requires\n");
+
+  result = runInChild([] {
+    mgpuLaunchHostKernelAt(reinterpret_cast<void *>(&noop), 1, 1, 1, 1, 1, 1, 1,
+                           1, 1, 232448, 1, 0, nullptr, 0, nullptr, "big",
                            "gpu.launch_func@v.mlir:4:3");
   });
   CHECK(result.exitStatus == 1);
@@ -604,8 +683,8 @@ TEST_CASE("a synchronous launch through the ABI runs the kernel",
     int64_t value = 42;
     mgpuLaunchHostKernelAt(
         reinterpret_cast<void *>(+static_cast<HostKernelEntry>(kernel)), 1, 1,
-        1, 64, 1, 1, 0, 0, kHostKernelUsesFibers, &value, sizeof(value),
-        nullptr, "k", "gpu.launch_func@a.mlir:1:1");
+        1, 1, 1, 1, 64, 1, 1, 0, 0, kHostKernelUsesFibers, &value,
+        sizeof(value), nullptr, "k", "gpu.launch_func@a.mlir:1:1");
   });
   CHECK(result.exitStatus == 0);
   CHECK(result.out == "block 0 of 1: 42\n");
