@@ -10,6 +10,7 @@
 #include "lowering/GpuRuntimeToLLVM.h"
 #include "lowering/MgpuCalls.h"
 #include "lowering/Passes.h"
+#include "lowering/ScalarBits.h"
 
 #include "wrappers/HostKernelAbi.h"
 
@@ -126,14 +127,9 @@ moveThroughRuntime(OpBuilder &b, Operation *op, Value value, StringRef what,
                    function_ref<FailureOr<LLVM::CallOp>(Value)> call) {
   Location loc = op->getLoc();
   auto moveScalar = [&](Value value) -> FailureOr<Value> {
-    Type type = value.getType();
-    unsigned bits = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-    Type bitsType = b.getIntegerType(bits);
-    Value asBits = value;
-    if (type.isIndex())
-      asBits = arith::IndexCastOp::create(b, loc, bitsType, value);
-    else if (type != bitsType)
-      asBits = arith::BitcastOp::create(b, loc, bitsType, value);
+    Value asBits = scalarToBits(b, loc, value);
+    Type bitsType = asBits.getType();
+    unsigned bits = bitsType.getIntOrFloatBitWidth();
     if (bits < 64)
       asBits = arith::ExtUIOp::create(b, loc, b.getI64Type(), asBits);
     FailureOr<LLVM::CallOp> called = call(asBits);
@@ -142,11 +138,7 @@ moveThroughRuntime(OpBuilder &b, Operation *op, Value value, StringRef what,
     Value result = called->getResult();
     if (bits < 64)
       result = arith::TruncIOp::create(b, loc, bitsType, result);
-    if (type.isIndex())
-      result = arith::IndexCastOp::create(b, loc, type, result);
-    else if (type != bitsType)
-      result = arith::BitcastOp::create(b, loc, type, result);
-    return result;
+    return scalarFromBits(b, loc, result, value.getType());
   };
 
   auto vectorType = dyn_cast<VectorType>(value.getType());

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Passes.h"
+#include "lowering/ScalarBits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -55,14 +56,9 @@ struct BroadcastToShflSync : OpRewritePattern<gpu::SubgroupBroadcastOp> {
     // shfl.sync moves 32 bits: a scalar of up to 64 bits (what the checks
     // of gpu-runner-lower-gpu-reductions let through) as one or two words.
     auto broadcastScalar = [&](Value value) -> Value {
-      Type type = value.getType();
-      unsigned bits = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-      Type bitsType = rewriter.getIntegerType(bits);
-      Value asBits = value;
-      if (type.isIndex())
-        asBits = arith::IndexCastOp::create(rewriter, loc, bitsType, value);
-      else if (type != bitsType)
-        asBits = arith::BitcastOp::create(rewriter, loc, bitsType, value);
+      Value asBits = scalarToBits(rewriter, loc, value);
+      Type bitsType = asBits.getType();
+      unsigned bits = bitsType.getIntOrFloatBitWidth();
       Value result;
       if (bits <= 32) {
         if (bits < 32)
@@ -90,11 +86,7 @@ struct BroadcastToShflSync : OpRewritePattern<gpu::SubgroupBroadcastOp> {
         if (bits < 64)
           result = arith::TruncIOp::create(rewriter, loc, bitsType, result);
       }
-      if (type.isIndex())
-        return arith::IndexCastOp::create(rewriter, loc, type, result);
-      if (type != bitsType)
-        return arith::BitcastOp::create(rewriter, loc, type, result);
-      return result;
+      return scalarFromBits(rewriter, loc, result, value.getType());
     };
 
     Value value = op.getSrc();
