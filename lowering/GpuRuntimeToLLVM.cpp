@@ -777,6 +777,19 @@ std::string getUnsupportedFormReason(Operation *op, unsigned indexBitwidth) {
                "gpu.launch, or in a gpu.func kernel that gpu.launch_func "
                "launches";
       })
+      .Case<gpu::CreateDnTensorOp, gpu::DestroyDnTensorOp, gpu::CreateCooOp,
+            gpu::CreateCooAoSOp, gpu::CreateCsrOp, gpu::CreateCscOp,
+            gpu::CreateBsrOp, gpu::Create2To4SpMatOp, gpu::DestroySpMatOp,
+            gpu::SpMVBufferSizeOp, gpu::SpMVOp, gpu::SpMMBufferSizeOp,
+            gpu::SpMMOp, gpu::SDDMMBufferSizeOp, gpu::SDDMMOp,
+            gpu::SpGEMMCreateDescrOp, gpu::SpGEMMDestroyDescrOp,
+            gpu::SpGEMMWorkEstimationOrComputeOp, gpu::SpGEMMCopyOp,
+            gpu::SpMatGetSizeOp, gpu::SetCsrPointersOp>([](Operation *) {
+        return "it is one of the gpu dialect's sparse ops, which stand for "
+               "calls into a vendor's sparse library (cuSPARSE, cuSPARSELt); "
+               "no gpu-runner backend runs them. Write the sparse kernel "
+               "with gpu.launch or gpu.launch_func instead";
+      })
       .Default([](Operation *) {
         return "this op is not supported in host code; host code may use "
                "gpu.alloc, gpu.dealloc, gpu.memcpy, gpu.memset, gpu.wait, "
