@@ -22,6 +22,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -72,6 +73,11 @@ Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
 
 Value constantI32(OpBuilder &b, Location loc, int32_t value) {
   return arith::ConstantIntOp::create(b, loc, value, 32);
+}
+
+/// An nvvm.bar.warp.sync that gpu-runner-lower-warp-execute made.
+bool isWarpSync(Operation *op) {
+  return isa<NVVM::SyncWarpOp>(op) && op->hasAttr(kWarpSyncAttrName);
 }
 
 /// A pointer to slot `slot` of the HostKernelContext at `context`.
@@ -304,8 +310,8 @@ LogicalResult GpuModuleToHost::checkContents() {
                        "kernels here may use the id and size ops, "
                        "gpu.barrier, gpu.shuffle, gpu.rotate, "
                        "gpu.subgroup_broadcast, gpu.all_reduce, "
-                       "gpu.subgroup_reduce, gpu.printf and "
-                       "gpu.dynamic_shared_memory";
+                       "gpu.subgroup_reduce, gpu.warp_execute_on_lane_0, "
+                       "gpu.printf and gpu.dynamic_shared_memory";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());
@@ -347,8 +353,10 @@ llvm::DenseSet<StringAttr> GpuModuleToHost::findFunctionsThatReach(
 
 void GpuModuleToHost::findFunctionsThatSynchronize() {
   synchronizing = findFunctionsThatReach([](Operation *op) {
-    // Barriers, shuffles and broadcasts, where the lanes meet.
-    return isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupBroadcastOp>(op);
+    // Barriers, shuffles, broadcasts and warp synchronizations, where the
+    // lanes meet.
+    return isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupBroadcastOp>(op) ||
+           isWarpSync(op);
   });
   asserting = findFunctionsThatReach(
       [](Operation *op) { return isa<cf::AssertOp>(op); });
@@ -625,7 +633,7 @@ LogicalResult GpuModuleToHost::lowerDeviceOps(func::FuncOp function) {
   SmallVector<Operation *> ops;
   function.walk([&](Operation *op) {
     if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) ||
-        isa<func::CallOp, cf::AssertOp>(op))
+        isa<func::CallOp, cf::AssertOp>(op) || isWarpSync(op))
       ops.push_back(op);
   });
 
@@ -698,6 +706,17 @@ LogicalResult GpuModuleToHost::lowerDeviceOps(func::FuncOp function) {
         })
         .Case([&](gpu::ShuffleOp op) {
           result = lowerShuffle(b, op, context, lane32, laneCount);
+        })
+        .Case([&](NVVM::SyncWarpOp op) {
+          // A warp of gpu.warp_execute_on_lane_0 synchronizing: the lanes of
+          // the subgroup that can reach it meet as at a broadcast (from the
+          // first active lane), whose value no one reads.
+          Value location = getConstantString(b, loc, getRuntimeLocation(op));
+          Value nothing = arith::ConstantIntOp::create(b, loc, 0, 64);
+          result = createMgpuCall(
+              b, loc, MgpuFunction::mgpuHostBroadcastAt,
+              {context, nothing, constantI32(b, loc, -1), location});
+          op.erase();
         })
         .Case([&](gpu::SubgroupBroadcastOp op) {
           result = lowerBroadcast(b, op, context);

@@ -52,6 +52,10 @@ mlir::FailureOr<mlir::LLVM::CallOp> createMgpuCall(mlir::OpBuilder &builder,
 inline constexpr llvm::StringLiteral kRuntimeOpNameAttrName =
     "gpu_runner.runtime_op_name";
 
+/// Marks the nvvm.bar.warp.sync ops that gpu-runner-lower-warp-execute
+/// makes, which the host kernel lowering runs as a meeting of a subgroup.
+inline constexpr llvm::StringLiteral kWarpSyncAttrName = "gpu_runner.warp_sync";
+
 /// The string that tells the runtime which op made a call:
 /// "gpu.memcpy@file.mlir:12:5", or "gpu.memcpy" without a file location;
 /// the op named by kRuntimeOpNameAttrName where the op has one.

@@ -101,6 +101,49 @@ def LowerGpuReductions : Pass<"gpu-runner-lower-gpu-reductions",
   ];
 }
 
+def LowerWarpExecute : Pass<"gpu-runner-lower-warp-execute",
+                             "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.warp_execute_on_lane_0 to an scf.if on lane 0, "
+                "with the values exchanged through workgroup memory";
+  let description = [{
+    Upstream's rewrite of vector distribution (`populateWarpExecuteOnLane0-
+    OpToScfForPattern`) does the work: each lane stores its part of each
+    operand, the lanes synchronize, lane 0 loads the whole values and runs
+    the body, stores the results, the lanes synchronize again and each loads
+    its part of each result (or all of a result whose type is the yielded
+    one: a broadcast). This pass gives it its buffers and synchronization:
+
+    - each buffer is a new workgroup attribution of the kernel with one slot
+      per warp of the block (`thread linear id / warp size`), as many as the
+      kernel's `known_block_size` has warps, or 1024 threads have;
+    - a warp synchronizes with `nvvm.bar.warp.sync` over the lanes of its
+      warp of 32 that exist (CUDA's `__syncwarp`; the host backend runs the
+      same op as a meeting of the subgroup's lanes that can reach it), or,
+      on AMD GPUs, whose wavefronts run in lockstep, with a fence of
+      wavefront scope.
+
+    An op with no operands but results also synchronizes before lane 0 runs
+    its body, so that a run in a loop does not overwrite results the other
+    lanes have not read. Errors at the op: a warp size that does not divide
+    the subgroup, an op inside another, an op outside a `gpu.func` kernel.
+  }];
+  let options = [
+    Option<"subgroupSize", "subgroup-size", "int64_t", /*default=*/"32",
+           "The target's subgroup size: 32 on the host and NVIDIA GPUs, 64 on "
+           "AMD's wave64 chips">,
+    Option<"target", "target", "std::string", /*default=*/"\"host\"",
+           "How a warp synchronizes: host, nvvm or rocdl">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def LowerFloatAtomics : Pass<"gpu-runner-lower-float-atomics"> {
   let summary = "Lower memref.generic_atomic_rmw on floats to a cmpxchg loop "
                 "on the float's bits";

@@ -169,6 +169,8 @@ void buildCudaKernelPipeline(OpPassManager &pm,
                              const PipelineOptions &options) {
   // Subgroup reductions become shuffles as on the host.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createLowerWarpExecute(
+      LowerWarpExecuteOptions{/*subgroupSize=*/32, /*target=*/"nvvm"}));
   kernels.addPass(createLowerGpuReductions(LowerGpuReductionsOptions{
       /*subgroupSize=*/32, /*shuffleBitwidth=*/32, /*lowerSubgroupId=*/true}));
   // Which upstream's NVVM lowering lacks; ROCDL's has it.
@@ -189,6 +191,9 @@ void buildCudaKernelPipeline(OpPassManager &pm,
 /// holding an AMDGPU code object.
 void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createLowerWarpExecute(LowerWarpExecuteOptions{
+      /*subgroupSize=*/getAmdgpuWaveSize(options.gpuChip),
+      /*target=*/"rocdl"}));
   kernels.addPass(createLowerGpuReductions(LowerGpuReductionsOptions{
       /*subgroupSize=*/getAmdgpuWaveSize(options.gpuChip),
       /*shuffleBitwidth=*/32,
@@ -262,6 +267,8 @@ void buildHostPipeline(OpPassManager &pm, Backend backend,
   if (backend == Backend::Host) {
     // Reduce reductions to shuffles and barriers, then compile every
     // kernel into host functions.
+    pm.addNestedPass<gpu::GPUModuleOp>(createLowerWarpExecute(
+        LowerWarpExecuteOptions{/*subgroupSize=*/32, /*target=*/"host"}));
     if (options.checkBounds)
       pm.addNestedPass<gpu::GPUModuleOp>(createCheckBounds());
     pm.addNestedPass<gpu::GPUModuleOp>(createLowerGpuReductions());
