@@ -966,6 +966,15 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // A gpu.binary holds kernels already compiled for a GPU; there is
+    // nothing the host can run in it.
+    for (gpu::BinaryOp binary : module.getOps<gpu::BinaryOp>()) {
+      binary.emitError()
+          << "a gpu.binary holds kernels compiled for a GPU, which the host "
+             "backend cannot run; give the kernels' source as a gpu.module, "
+             "or run the program with gpu-runner-cuda or gpu-runner-hip";
+      return signalPassFailure();
+    }
     LowerToLLVMOptions options(&getContext());
     LLVMTypeConverter converter(&getContext(), options);
     addGpuTypeConversions(converter);
