@@ -261,6 +261,19 @@ def SubgroupBroadcastToNVVM : Pass<"gpu-runner-subgroup-broadcast-to-nvvm",
   ];
 }
 
+def CheckHipKernelOps : Pass<"gpu-runner-check-hip-kernel-ops",
+                              "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Refuse the kernel ops AMD GPUs have no equivalent for, "
+                "by name";
+  let description = [{
+    Upstream's ROCDL lowering reports such an op as one it failed to
+    legalize. This pass stops at it first with the reason: the thread block
+    cluster ops (`gpu.cluster_id`, `gpu.cluster_dim`,
+    `gpu.cluster_dim_blocks`, `gpu.cluster_block_id`), since HIP has no
+    clusters.
+  }];
+}
+
 def TrapUnreachable : Pass<"gpu-runner-trap-unreachable",
                             "::mlir::gpu::GPUModuleOp"> {
   let summary = "Make every llvm.unreachable of a kernel trap";

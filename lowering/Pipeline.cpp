@@ -191,6 +191,7 @@ void buildCudaKernelPipeline(OpPassManager &pm,
 /// holding an AMDGPU code object.
 void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createCheckHipKernelOps());
   kernels.addPass(createLowerWarpExecute(LowerWarpExecuteOptions{
       /*subgroupSize=*/getAmdgpuWaveSize(options.gpuChip),
       /*target=*/"rocdl"}));
