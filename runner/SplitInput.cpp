@@ -19,6 +19,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -77,11 +78,12 @@ makePartInput(const llvm::MemoryBuffer &input, StringRef part) {
                                               input.getBufferIdentifier());
 }
 
-/// The line a part's text starts on: the first, or the one after its
-/// marker.
-size_t getFirstLine(const llvm::MemoryBuffer &input, StringRef part,
-                    size_t index) {
-  return getTextBefore(input, part).count('\n') + (index == 0 ? 1 : 2);
+/// The line a part's text starts on: its first line that is not blank, as
+/// the compiler's diagnostics about a whole program say.
+size_t getFirstLine(const llvm::MemoryBuffer &input, StringRef part) {
+  size_t start = std::min(part.find_first_not_of(" \t\r\n"), part.size());
+  return getTextBefore(input, part).count('\n') +
+         part.take_front(start).count('\n') + 1;
 }
 
 } // namespace
@@ -136,7 +138,7 @@ runPartsInChildren(const llvm::MemoryBuffer &input, int &status) {
       std::raise(SIGPIPE);
     }
     llvm::errs() << input.getBufferIdentifier() << ":"
-                 << getFirstLine(input, part, index)
+                 << getFirstLine(input, part)
                  << ":1: error: the run of the part of the input from here "
                  << "ended by signal " << signal << " (" << strsignal(signal)
                  << ")\n";
