@@ -107,6 +107,16 @@ runPartsInChildren(const llvm::MemoryBuffer &input, int &status) {
     // Nothing may be left in a buffer when the child copies it.
     if (failed(checkProgramOutput()))
       return nullptr;
+    // Its diagnostics would point at the file's first line, since the
+    // blank lines before it cannot be told from its own.
+    if (part.trim().empty()) {
+      llvm::errs() << input.getBufferIdentifier() << ":"
+                   << getTextBefore(input, part).count('\n') + 1
+                   << ":1: error: the part of the input that starts here is "
+                   << "empty: it has no entry point to run\n";
+      anyFailed = true;
+      continue;
+    }
     pid_t child = fork();
     if (child == -1) {
       fail("--split-input-file: cannot start a process to run part " +

@@ -12,6 +12,7 @@
 // OUT-NEXT:{{//}} -----
 // OUT-NEXT:{{//}} -----
 // OUT-NEXT:6
+// OUT-NEXT:{{//}} -----
 //  OUT-NOT:{{.}}
 
 func.func private @printI64(i64)
@@ -74,3 +75,7 @@ func.func @main() {
   call @printNewline() : () -> ()
   return
 }
+
+// A last marker leaves an empty part, reported at that marker's line.
+// ERR: split-input-file.mlir:[[# @LINE + 1]]:1: error: the part of the input that starts here is empty: it has no entry point to run
+// -----
