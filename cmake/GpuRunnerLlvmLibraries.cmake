@@ -1,7 +1,9 @@
 # What our code links for LLVM and MLIR: GPU_RUNNER_LLVM_LIBS (code that
-# uses MLIR), GPU_RUNNER_LLVM_SUPPORT_LIBS (code that uses LLVM alone) and
-# GPU_RUNNER_RUNTIME_LIBS (the MLIR runner utilities and async runtime, where
-# a binary links them).
+# uses MLIR), GPU_RUNNER_LLVM_SUPPORT_LIBS (code that uses LLVM alone),
+# GPU_RUNNER_MLIR_SUPPORT_LIBS (MLIR's support archive, for the runner's
+# --split-input-file: the members it needs use LLVM alone, where linking
+# libMLIR would load all of MLIR on every run) and GPU_RUNNER_RUNTIME_LIBS
+# (the MLIR runner utilities and async runtime, where a binary links them).
 #
 # Day to day the shared libLLVM and libMLIR: links take seconds. The static
 # archives (GPU_RUNNER_LINK_LLVM_STATICALLY) make binaries that need neither
@@ -27,6 +29,8 @@ if(GPU_RUNNER_LINK_LLVM_STATICALLY)
   list(APPEND GPU_RUNNER_LLVM_LIBS
     "-Wl,--push-state,--as-needed" z -l:libzstd.so.1 rt dl m "-Wl,--pop-state")
   set(GPU_RUNNER_LLVM_SUPPORT_LIBS ${GPU_RUNNER_LLVM_LIBS})
+  # Already among the archives above.
+  set(GPU_RUNNER_MLIR_SUPPORT_LIBS "")
   set(GPU_RUNNER_RUNTIME_LIBS "-L${LLVM_LIBRARY_DIR}"
     -lmlir_runner_utils -lmlir_c_runner_utils -lmlir_async_runtime)
   set(Boost_USE_STATIC_LIBS ON)
@@ -38,6 +42,9 @@ else()
   set(GPU_RUNNER_LLVM_LIBS MLIR LLVM)
   # What code that does not use MLIR links: libLLVM alone.
   set(GPU_RUNNER_LLVM_SUPPORT_LIBS LLVM)
+  # The static archive: libMLIR is what a run found in the cache never
+  # loads.
+  set(GPU_RUNNER_MLIR_SUPPORT_LIBS MLIRSupport)
   set(GPU_RUNNER_RUNTIME_LIBS mlir_runner_utils mlir_c_runner_utils
     mlir_async_runtime)
 endif()

@@ -98,6 +98,15 @@ LogicalResult checkOptions(const RunnerOptions &options, Backend backend) {
              : "--object-filename=" + options.getObjectFilename()) +
         ", which is the input file: writing the object would overwrite the "
         "program; choose another --object-filename");
+  // Each part would write the same file, the last one winning.
+  if (options.splitInputFile && options.dumpObjectFile)
+    return reject("--dump-object-file writes one object file, and "
+                  "--split-input-file compiles each part of the input apart: "
+                  "dump the object of one program at a time");
+  if (options.splitInputFile && !options.dumpGpuBinary.empty())
+    return reject("--dump-gpu-binary writes each gpu.module's binary by its "
+                  "name, which parts of a --split-input-file input may "
+                  "share: dump the binaries of one program at a time");
   return success();
 }
 

@@ -185,6 +185,14 @@ struct RunnerOptions {
                      "and whether the compile cache had the program"),
       llvm::cl::cat(category)};
 
+  llvm::cl::opt<bool> splitInputFile{
+      "split-input-file",
+      llvm::cl::desc("Cut the input at its '// -----' lines and compile and "
+                     "run each part on its own, in order, with '// -----' "
+                     "between their outputs; exit status 1 if any part "
+                     "failed"),
+      llvm::cl::cat(category)};
+
   /// Where --dump-object-file writes the object.
   std::string getObjectFilename() const {
     return objectFilename.empty() ? inputFilename + ".o"

@@ -135,6 +135,22 @@ int runGpuRunnerMain(int argc, char **argv) {
   if (failed(checkOptions(options, backend)))
     return 1;
   EntryResult entryResult = *parseEntryResult(options.entryPointResult);
+
+  // With --split-input-file each part goes on from here in a child process
+  // of its own, as the whole input; this process returns once all have run.
+  std::unique_ptr<llvm::MemoryBuffer> part;
+  if (options.splitInputFile) {
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+        readInput(options.inputFilename, options.maxInputSize);
+    if (!file)
+      return fail(llvm::toString(file.takeError()));
+    if (!checkInputIsMLIR(**file))
+      return 1;
+    int status = 0;
+    part = runPartsInChildren(**file, status);
+    if (!part)
+      return status;
+  }
   if (options.timeout)
     startTimeout(options.timeout);
 
@@ -154,7 +170,8 @@ int runGpuRunnerMain(int argc, char **argv) {
     ScopedActivity activity("reading the input");
     std::unique_ptr<Phase> phase = timing.nest("Read input");
     llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
-        readInput(options.inputFilename, options.maxInputSize);
+        part ? std::move(part)
+             : readInput(options.inputFilename, options.maxInputSize);
     if (!file)
       return fail(llvm::toString(file.takeError()));
     input = std::move(*file);

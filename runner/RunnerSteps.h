@@ -118,6 +118,20 @@ int runProgram(const CompiledProgram &program, Jit &jit,
                const RunnerOptions &options, EntryResult entryResult,
                RunTiming &timing, double compileSeconds);
 
+//===----------------------------------------------------------------------===//
+// SplitInput.cpp
+//===----------------------------------------------------------------------===//
+
+/// --split-input-file: cuts `input` at its `// -----` lines and runs the
+/// parts in order, each in a child process of its own, with `// -----`
+/// printed between their outputs. In a child it returns that child's part,
+/// which the child runs as its whole input: a buffer of the input's name in
+/// which the text before the part is blank, so that its ops keep their
+/// lines and columns. In this process it returns null once every part has
+/// run, with `status` the run's exit status: 1 if any part failed.
+std::unique_ptr<llvm::MemoryBuffer>
+runPartsInChildren(const llvm::MemoryBuffer &input, int &status);
+
 } // namespace gpu_runner
 
 #endif // GPU_RUNNER_RUNNER_RUNNERSTEPS_H

@@ -7,6 +7,7 @@
 
 // CHECK: ok run/alloc-forms.mlir
 // CHECK: skipped run/examples.mlir
+// CHECK: ok run/split-input-file.mlir
 // CHECK: ok run/kernels/async-fork-join.mlir
 // CHECK: ok run/kernels/atomics.mlir
 // CHECK: ok run/kernels/clusters.mlir

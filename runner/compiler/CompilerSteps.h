@@ -37,7 +37,7 @@ namespace gpu_runner {
 
 /// Where a diagnostic about the whole program points: the `module` op when
 /// the file has one, else the start of the file (an implicit module has no
-/// line of its own).
+/// line of its own), or of its text when it starts with blank lines.
 mlir::Location getModuleLocation(mlir::ModuleOp module);
 
 /// How deep brackets, braces, parentheses and angle brackets may nest in

@@ -279,7 +279,20 @@ OwningOpRef<ModuleOp> parseProgram(llvm::SourceMgr &sourceMgr,
         << "malformed MLIR bytecode: " << *crash;
     return {};
   }
-  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  // An implicit module has no line of its own, and diagnostics about the
+  // whole program point at the file's start; where the text starts below
+  // blank lines, as a part of a --split-input-file input does (the lines
+  // before the part are blank), they point at the first line of text.
+  auto fileLoc = module ? dyn_cast<FileLineColLoc>(module->getLoc()) : nullptr;
+  StringRef text = input->getBuffer();
+  size_t start = text.find_first_not_of(" \t\r\n");
+  if (fileLoc && fileLoc.getLine() == 0 && start != StringRef::npos) {
+    unsigned line = text.take_front(start).count('\n') + 1;
+    if (line > 1)
+      (*module)->setLoc(FileLineColLoc::get(fileLoc.getFilename(), line, 1));
+  }
+  return module;
 }
 
 Location getModuleLocation(ModuleOp module) {

@@ -1,0 +1,161 @@
+//===- SplitInput.cpp - --split-input-file: each part run on its own ------===//
+//
+// Many small programs in one file, each compiled and run on its own. The
+// input is cut where mlir-opt cuts it (mlir::splitAndProcessBuffer, taken
+// from MLIR's support archive: it needs only LLVM's support library, so the
+// runner still loads no MLIR library), and each part runs in a child
+// process of its own, one after the other, so that a part that crashes,
+// times out or leaves the JIT or the runtime in a bad state cannot harm the
+// next. The child goes on with the ordinary steps of a run (Runner.cpp),
+// its part as the input; this process only waits, separates the outputs
+// and adds up the statuses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runner/RunnerSteps.h"
+
+#include "mlir/Support/ToolUtilities.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using llvm::StringRef;
+using llvm::Twine;
+
+namespace gpu_runner {
+
+namespace {
+
+/// The parts of `input`, as views of its text. Lines that look almost like
+/// a marker get mlir-opt's warning.
+std::vector<StringRef> splitIntoParts(const llvm::MemoryBuffer &input) {
+  std::vector<StringRef> parts;
+  // The splitter takes ownership of what it is given: a view of the input.
+  (void)mlir::splitAndProcessBuffer(
+      llvm::MemoryBuffer::getMemBuffer(input.getMemBufferRef(),
+                                       /*RequiresNullTerminator=*/false),
+      [&](std::unique_ptr<llvm::MemoryBuffer> part,
+          const llvm::MemoryBufferRef &, llvm::raw_ostream &) {
+        parts.push_back(part->getBuffer());
+        return llvm::success();
+      },
+      llvm::nulls());
+  return parts;
+}
+
+/// The text of `input` before `part`, which is a view of it.
+StringRef getTextBefore(const llvm::MemoryBuffer &input, StringRef part) {
+  const char *start = input.getBufferStart();
+  if (part.data() < start || part.data() + part.size() > input.getBufferEnd())
+    llvm::report_fatal_error("--split-input-file: a part of the input is not "
+                             "in the input's text");
+  return input.getBuffer().take_front(part.data() - start);
+}
+
+/// The part as the whole input of a run: the input's name, and blanks
+/// (newlines kept) for the text before the part, so that diagnostics, the
+/// locations compiled into the program and its compile cache key have the
+/// part's lines and columns in the file.
+std::unique_ptr<llvm::MemoryBuffer>
+makePartInput(const llvm::MemoryBuffer &input, StringRef part) {
+  StringRef before = getTextBefore(input, part);
+  // The part begins on its marker's line, after the marker.
+  size_t lineStart = before.rfind('\n') + 1;
+  std::string text(before.count('\n'), '\n');
+  text.append(before.size() - lineStart, ' ');
+  text += part;
+  return llvm::MemoryBuffer::getMemBufferCopy(text,
+                                              input.getBufferIdentifier());
+}
+
+/// The line a part's text starts on: its first line that is not blank, as
+/// the compiler's diagnostics about a whole program say.
+size_t getFirstLine(const llvm::MemoryBuffer &input, StringRef part) {
+  size_t start = std::min(part.find_first_not_of(" \t\r\n"), part.size());
+  return getTextBefore(input, part).count('\n') +
+         part.take_front(start).count('\n') + 1;
+}
+
+} // namespace
+
+std::unique_ptr<llvm::MemoryBuffer>
+runPartsInChildren(const llvm::MemoryBuffer &input, int &status) {
+  status = 1;
+  if (input.getBuffer().starts_with("ML\xefR")) {
+    fail("--split-input-file cuts MLIR text at its '// -----' lines, and '" +
+         input.getBufferIdentifier() + "' is MLIR bytecode");
+    return nullptr;
+  }
+  bool anyFailed = false;
+  // A status a part ended with other than 0 and 1: not the runner's own,
+  // but a sanitizer's or a driver stand-in's, which are passed on.
+  int otherStatus = 0;
+  std::vector<StringRef> parts = splitIntoParts(input);
+  for (auto [index, part] : llvm::enumerate(parts)) {
+    if (index != 0)
+      llvm::outs() << mlir::kDefaultSplitMarker << "\n";
+    // Nothing may be left in a buffer when the child copies it.
+    if (failed(checkProgramOutput()))
+      return nullptr;
+    // Its diagnostics would point at the file's first line, since the
+    // blank lines before it cannot be told from its own.
+    if (part.trim().empty()) {
+      llvm::errs() << input.getBufferIdentifier() << ":"
+                   << getTextBefore(input, part).count('\n') + 1
+                   << ":1: error: the part of the input that starts here is "
+                   << "empty: it has no entry point to run\n";
+      anyFailed = true;
+      continue;
+    }
+    pid_t child = fork();
+    if (child == -1) {
+      fail("--split-input-file: cannot start a process to run part " +
+           Twine(index + 1) + ": " + std::strerror(errno));
+      return nullptr;
+    }
+    if (child == 0)
+      return makePartInput(input, part);
+
+    int childStatus = 0;
+    while (waitpid(child, &childStatus, 0) == -1) {
+      if (errno != EINTR) {
+        fail("--split-input-file: cannot wait for part " + Twine(index + 1) +
+             ": " + std::strerror(errno));
+        return nullptr;
+      }
+    }
+    if (WIFEXITED(childStatus)) {
+      int code = WEXITSTATUS(childStatus);
+      anyFailed |= code != 0;
+      if (code != 0 && code != 1 && otherStatus == 0)
+        otherStatus = code;
+      continue;
+    }
+    int signal = WTERMSIG(childStatus);
+    // The reader of stdout is gone: this process ends as the part did.
+    if (signal == SIGPIPE) {
+      std::signal(SIGPIPE, SIG_DFL);
+      std::raise(SIGPIPE);
+    }
+    llvm::errs() << input.getBufferIdentifier() << ":"
+                 << getFirstLine(input, part)
+                 << ":1: error: the run of the part of the input from here "
+                 << "ended by signal " << signal << " (" << strsignal(signal)
+                 << ")\n";
+    anyFailed = true;
+  }
+  status = otherStatus ? otherStatus : anyFailed ? 1 : 0;
+  return nullptr;
+}
+
+} // namespace gpu_runner
