@@ -10,6 +10,7 @@
 #include "runner/RunnerSteps.h"
 
 #include "runner/Activity.h"
+#include "runner/EntryData.h"
 #include "runner/Jit.h"
 #include "wrappers/Backend.h"
 
@@ -161,7 +162,7 @@ void printBenchmarkReport(const RunnerOptions &options, double compileSeconds,
 
 int runProgram(const CompiledProgram &program, Jit &jit,
                const RunnerOptions &options, EntryResult entryResult,
-               RunTiming &timing, double compileSeconds) {
+               RunTiming &timing, double compileSeconds, RunData &data) {
   if (options.dumpObjectFile) {
     std::string path = options.getObjectFilename();
     std::error_code error;
@@ -198,13 +199,42 @@ int runProgram(const CompiledProgram &program, Jit &jit,
       return fail(llvm::toString(std::move(error)));
     if (llvm::Error error = jit.addObject(program.object))
       return fail(llvm::toString(std::move(error)));
-    auto address = jit.lookup(options.entryPoint);
+    auto address =
+        jit.lookup(program.signature ? StringRef(kPackedEntryName)
+                                     : StringRef(options.entryPoint));
     if (!address)
       return fail(llvm::toString(address.takeError()));
     entry = *address;
   }
   if (options.compileOnly)
     return 0;
+  // With data: the arguments are checked and made before anything runs.
+  std::unique_ptr<EntryCall> call;
+  void (*programFree)(void *) = nullptr;
+  if (program.signature) {
+    llvm::FailureOr<std::unique_ptr<EntryCall>> prepared =
+        EntryCall::prepare(*program.signature, data, options);
+    if (failed(prepared))
+      return 1;
+    call = std::move(*prepared);
+    auto address = jit.lookup("free");
+    if (!address)
+      return fail(llvm::toString(address.takeError()));
+    programFree = reinterpret_cast<void (*)(void *)>(*address);
+  }
+  // Each run's results are read and the program's memory given back; the
+  // last run's are reported.
+  std::vector<DataValue> results;
+  bool resultsRead = true;
+  auto readResults = [&] {
+    flushProgramOutput();
+    llvm::FailureOr<std::vector<DataValue>> taken =
+        call->takeResults(programFree);
+    if (failed(taken))
+      resultsRead = false;
+    else
+      results = std::move(*taken);
+  };
   {
     ScopedActivity activity("starting the backend");
     std::unique_ptr<Phase> phase = timing.nest("Backend initialization");
@@ -227,7 +257,12 @@ int runProgram(const CompiledProgram &program, Jit &jit,
     ScopedActivity activity(kRunningActivity);
     std::unique_ptr<Phase> phase = timing.nest("Run");
     if (options.benchmarkRepetitions == 0) {
-      callEntryPoint(entry, entryResult);
+      if (call) {
+        call->call(entry);
+        readResults();
+      } else {
+        callEntryPoint(entry, entryResult);
+      }
     } else {
       // Each run ends when the work it enqueued is done, as a run of
       // iree-benchmark-module does.
@@ -235,16 +270,26 @@ int runProgram(const CompiledProgram &program, Jit &jit,
       unsigned total = options.benchmarkWarmup + options.benchmarkRepetitions;
       for (unsigned run = 0; run < total; ++run) {
         Clock::time_point start = Clock::now();
-        callEntryPoint(entry, entryResult);
+        if (call)
+          call->call(entry);
+        else
+          callEntryPoint(entry, entryResult);
         synchronizeBackend();
         if (run >= options.benchmarkWarmup)
           runs.push_back(secondsSince(start));
+        if (call)
+          readResults();
       }
       printBenchmarkReport(options, compileSeconds,
                            "compile cache: " + timing.cacheStatus, loadSeconds,
                            std::move(runs));
     }
   }
+
+  if (!resultsRead)
+    return 1;
+  if (call && failed(reportResults(*program.signature, results, data, options)))
+    return 1;
 
   ScopedActivity activity("finalizing the backend");
   std::unique_ptr<Phase> phase = timing.nest("Finalization");
