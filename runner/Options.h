@@ -24,7 +24,9 @@ struct RunnerOptions {
       llvm::cl::cat(category)};
 
   llvm::cl::opt<std::string> entryPoint{
-      "e", llvm::cl::desc("The function to run (default: main)"),
+      "e",
+      llvm::cl::desc("The function to run (default: main); --input gives "
+                     "its arguments"),
       llvm::cl::value_desc("name"), llvm::cl::init("main"),
       llvm::cl::cat(category)};
   llvm::cl::alias entryPointLong{"entry-point", llvm::cl::desc("Alias for -e"),
@@ -33,8 +35,10 @@ struct RunnerOptions {
 
   llvm::cl::opt<std::string> entryPointResult{
       "entry-point-result",
-      llvm::cl::desc("The entry point's result type: void, i32, i64 or f32 "
-                     "(default: void); a result is printed on stdout"),
+      llvm::cl::desc("Call the entry point as mlir-runner does: no "
+                     "arguments, a result of this type (void, i32, i64 or "
+                     "f32) printed alone. Without it, the entry point takes "
+                     "--input values and its results print as result[N]"),
       llvm::cl::value_desc("type"), llvm::cl::init("void"),
       llvm::cl::cat(category)};
 

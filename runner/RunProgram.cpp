@@ -286,10 +286,11 @@ int runProgram(const CompiledProgram &program, Jit &jit,
     }
   }
 
-  if (!resultsRead)
-    return 1;
-  if (call && failed(reportResults(*program.signature, results, data, options)))
-    return 1;
+  // Results that cannot be read, written or matched fail the run, once the
+  // backend has been finalized like that of any run.
+  bool dataFailed =
+      !resultsRead || (call && failed(reportResults(*program.signature, results,
+                                                    data, options)));
 
   ScopedActivity activity("finalizing the backend");
   std::unique_ptr<Phase> phase = timing.nest("Finalization");
@@ -297,7 +298,7 @@ int runProgram(const CompiledProgram &program, Jit &jit,
   if (llvm::Error error = jit.deinitialize())
     return fail(llvm::toString(std::move(error)));
   finalizeBackend();
-  return failed(checkProgramOutput()) ? 1 : 0;
+  return failed(checkProgramOutput()) || dataFailed ? 1 : 0;
 }
 
 } // namespace gpu_runner
