@@ -2,7 +2,8 @@
 """Compiles every program under the given folders with --compile-only and
 prints one line per program, "ok NAME" or "failed NAME" followed by the
 runner's errors; exits 1 if any failed. Programs whose RUN lines pass other
-flags are compiled with the entry point their first RUN line names; those
+flags are compiled with the entry point their first RUN line names (or the
+kernel their comments --launch, with its --grid and --block); those
 that need a library of the test's own, have no entry point, say
 "REQUIRES: host" (they use what only the host backend compiles), or say
 "UNSUPPORTED:" with the runner's backend (gpu-runner-hip: hip) are listed
@@ -54,6 +55,13 @@ def main():
             result_flag = re.search(r"--entry-point-result=[a-z0-9]+", first)
             if result_flag:
                 flags.append(result_flag.group(0))
+            # A file of kernels alone is compiled for the kernel its
+            # comments launch.
+            text = "".join(lines)
+            launch = re.search(r"--launch=\S+", text)
+            if launch and not entry:
+                flags.append(launch.group(0))
+                flags += re.findall(r"--(?:grid|block)=[0-9,]+", text)[:2]
             result = subprocess.run(runner.split() + ["--compile-only"] +
                                     flags + [path],
                                     stdout=subprocess.PIPE,
