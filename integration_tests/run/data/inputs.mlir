@@ -99,3 +99,31 @@ func.func @zero_d(%a: memref<i32>, %b: memref<i32>, %c: memref<?x3xi32>)
     -> (memref<i32>, memref<i32>, memref<?x3xi32>) {
   return %a, %b, %c : memref<i32>, memref<i32>, memref<?x3xi32>
 }
+
+// Results read through their descriptors: a strided window of the input
+// (the program's offset and strides), a transposed view, and a global.
+// RUN: %gpu-runner %s -e views --input=3x4xi32=0,1,2,3,10,11,12,13,20,21,22,23 | FileCheck %s --check-prefix=VIEWS
+// VIEWS:      result[0]: memref<2x2xi32, strided<[4, 1], offset: 5>>
+// VIEWS-NEXT: {{\[}}[11,   12],
+// VIEWS-NEXT:  [21,   22]]
+// VIEWS-NEXT: result[1]: memref<4x3xi32, strided<[1, 4]>>
+// VIEWS-NEXT: {{\[}}[0,   10,   20],
+// VIEWS-NEXT:  [1,   11,   21],
+// VIEWS-NEXT:  [2,   12,   22],
+// VIEWS-NEXT:  [3,   13,   23]]
+// VIEWS-NEXT: result[2]: memref<2xf32>
+// VIEWS-NEXT: [0.25,  4]
+memref.global "private" constant @table : memref<2xf32> = dense<[0.25, 4.0]>
+func.func @views(%m: memref<3x4xi32>)
+    -> (memref<2x2xi32, strided<[4, 1], offset: 5>>,
+        memref<4x3xi32, strided<[1, 4]>>, memref<2xf32>) {
+  %copy = memref.alloc() : memref<3x4xi32>
+  memref.copy %m, %copy : memref<3x4xi32> to memref<3x4xi32>
+  %window = memref.subview %copy[1, 1] [2, 2] [1, 1]
+      : memref<3x4xi32> to memref<2x2xi32, strided<[4, 1], offset: 5>>
+  %t = memref.transpose %m (i, j) -> (j, i)
+      : memref<3x4xi32> to memref<4x3xi32, strided<[1, 4]>>
+  %g = memref.get_global @table : memref<2xf32>
+  return %window, %t, %g : memref<2x2xi32, strided<[4, 1], offset: 5>>,
+                           memref<4x3xi32, strided<[1, 4]>>, memref<2xf32>
+}
