@@ -75,11 +75,12 @@ bool sameType(ElementType a, ElementType b) {
 
 /// Row-major strides of `shape`, in elements.
 std::vector<int64_t> getStrides(llvm::ArrayRef<int64_t> shape) {
+  // Unsigned: with a size 0, the others' product may not fit.
   std::vector<int64_t> strides(shape.size());
-  int64_t stride = 1;
+  uint64_t stride = 1;
   for (size_t i = shape.size(); i-- > 0;) {
-    strides[i] = stride;
-    stride *= shape[i];
+    strides[i] = int64_t(stride);
+    stride *= uint64_t(shape[i]);
   }
   return strides;
 }
@@ -364,9 +365,10 @@ EntryCall::takeResults(void (*programFree)(void *)) {
     // Element by element through the strides: any strided layout.
     std::vector<int64_t> index(rank, 0);
     for (uint64_t k = 0; k < elements; ++k) {
-      int64_t at = offset;
+      // Unsigned, as the address arithmetic it is: wrapping, not UB.
+      uint64_t at = uint64_t(offset);
       for (size_t d = 0; d < rank; ++d)
-        at += index[d] * strides[d];
+        at += uint64_t(index[d]) * uint64_t(strides[d]);
       std::memcpy(value.data.data() + k * size, aligned + at * size, size);
       for (size_t d = rank; d-- > 0;) {
         if (++index[d] < sizes[d])

@@ -715,11 +715,13 @@ public:
   DataPrinter(llvm::raw_ostream &os, const DataValue &value)
       : os(os), value(value), rank(value.shape.size()),
         size(getElementSize(*value.type)) {
+    // Unsigned: a shape with a size 0 may have other sizes whose product
+    // does not fit, and its strides are never used.
     strides.resize(rank);
-    int64_t stride = 1;
+    uint64_t stride = 1;
     for (size_t i = rank; i-- > 0;) {
-      strides[i] = stride;
-      stride *= value.shape[i];
+      strides[i] = int64_t(stride);
+      stride *= uint64_t(value.shape[i]);
     }
   }
 
@@ -728,7 +730,7 @@ public:
 private:
   void printSpace(size_t count) { os.indent(count); }
 
-  void print(size_t dims, int64_t offset) {
+  void print(size_t dims, uint64_t offset) {
     if (dims == 0) {
       os << formatElement(*value.type, value.data.data() + offset * size);
       return;
@@ -750,13 +752,13 @@ private:
       os << "\n";
     for (int64_t i = 1; i + 1 < count; ++i) {
       printSpace(axis + 1);
-      print(dims - 1, offset + i * strides[axis]);
+      print(dims - 1, offset + uint64_t(i) * uint64_t(strides[axis]));
       os << ", ";
       if (dims > 1)
         os << "\n";
     }
     printSpace(axis + 1);
-    print(dims - 1, offset + (count - 1) * strides[axis]);
+    print(dims - 1, offset + uint64_t(count - 1) * uint64_t(strides[axis]));
     os << "]";
   }
 

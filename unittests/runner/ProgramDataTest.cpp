@@ -65,6 +65,9 @@ TEST_CASE("Shapes, splats and their errors", "[data]") {
   DataValue splat = parse("2x2xindex=7");
   CHECK(print(splat) == "[[7,   7], \n [7,   7]]\n");
   CHECK(print(parse("0x4xf32=0")) == "[]\n");
+  // Sizes whose product does not fit, next to a 0 (found by fuzzing).
+  CHECK(print(parse("0x68719476736x68719476736xi8=0")) == "[]\n");
+  CHECK(print(parse("2x0x68719476736x68719476736xi8=0")) == "[[], \n []]\n");
   CHECK(print(parse("1xf64=0.25")) == "[0.25]\n");
   CHECK(parseError("2x3xf32=1,2,3") ==
         "column 9: 2x3xf32 takes 6 values (or one, for all of them), but 3 "
