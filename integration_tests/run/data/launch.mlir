@@ -6,6 +6,15 @@
 // A 2-D grid of 2-D blocks, and dynamic shared memory.
 // RUN: %gpu-runner %s --launch=kernels::transpose --grid=2,3 --block=2,2 --input=6x4xi32=0,1,2,3,10,11,12,13,20,21,22,23,30,31,32,33,40,41,42,43,50,51,52,53 --input=4x6xi32=0 | FileCheck %s --check-prefix=TRANSPOSE
 // RUN: %gpu-runner %s --launch=kernels::reverse --grid=2 --block=4,1,1 --dynamic-shared-memory=16 --input=8xi32=1,2,3,4,5,6,7,8 | FileCheck %s --check-prefix=SHARED
+// The compile cache keeps the generated host code under its grid and block:
+// the same launch hits, another grid misses and runs with it.
+// RUN: rm -rf %t && %gpu-runner %s --cache-dir=%t --launch=kernels::saxpy --grid=3 --block=4 --input=2 --input=10xf32=1 --input=10xf32=0 > /dev/null
+// RUN: %gpu-runner %s --cache-dir=%t --timing --launch=kernels::saxpy --grid=3 --block=4 --input=2 --input=4xf32=1 --input=4xf32=0 2>&1 | FileCheck %s --check-prefix=HIT
+// RUN: %gpu-runner %s --cache-dir=%t --timing --launch=kernels::saxpy --grid=1 --block=2 --input=2 --input=4xf32=1 --input=4xf32=0 2>&1 | FileCheck %s --check-prefix=MISS
+// HIT: [2,  2,  2,  2]
+// HIT: compile cache: hit
+// MISS: [2,  2,  0,  0]
+// MISS: compile cache: miss
 // The launch's checks apply: the kernel's location is the launch's.
 // RUN: %expect-exit-1 %gpu-runner %s --launch=kernels::unguarded --grid=2 --block=4 --input=6xi32=0 --check-bounds 2>&1 | FileCheck %s --check-prefix=BOUNDS
 // RUN: %expect-exit-1 %gpu-runner %s --launch=kernels::unguarded --grid=1 --block=2048 --input=6xi32=0 2>&1 | FileCheck %s --check-prefix=LIMIT
