@@ -841,8 +841,13 @@ Expected<Comparison> compareData(const DataValue &got, const DataValue &want,
     } else {
       int64_t x = readInteger(type, a), y = readInteger(type, b);
       equal = x == y;
-      difference = std::to_string(
-          (__int128)x - y > INT64_MAX ? INT64_MAX : int64_t((__int128)x - y));
+      __int128 wide = (__int128)x - y;
+      char text[64];
+      if (wide > INT64_MAX || wide < INT64_MIN)
+        std::snprintf(text, sizeof(text), "%g", double(wide));
+      else
+        std::snprintf(text, sizeof(text), "%lld", (long long)wide);
+      difference = text;
     }
     if (equal)
       continue;

@@ -122,6 +122,14 @@ TEST_CASE("Comparison within a tolerance", "[data]") {
   CHECK(off->mismatches == 1);
   REQUIRE(off->firstMismatches.size() == 1);
   CHECK(off->firstMismatches[0].rfind("[1]: got 2, expected 2.1", 0) == 0);
+  llvm::Expected<Comparison> extremes =
+      compareData(parse("1xi64=9223372036854775807"),
+                  parse("1xi64=-9223372036854775808"), tolerance);
+  REQUIRE(static_cast<bool>(extremes));
+  REQUIRE(extremes->firstMismatches.size() == 1);
+  CHECK(extremes->firstMismatches[0] ==
+        "[0]: got 9223372036854775807, expected -9223372036854775808 "
+        "(difference 1.84467e+19)");
   llvm::Expected<Comparison> shape =
       compareData(got, parse("1x3xf32=1"), tolerance);
   REQUIRE(static_cast<bool>(shape));
