@@ -146,8 +146,11 @@ void printBenchmarkReport(const RunnerOptions &options, double compileSeconds,
     return llvm::format("%.3f ms", seconds * 1e3);
   };
   llvm::raw_ostream &os = llvm::errs();
-  os << "benchmark: entry point '" << options.entryPoint << "', backend "
-     << getBackendName(getBackend()) << "\n"
+  if (options.launch.empty())
+    os << "benchmark: entry point '" << options.entryPoint << "'";
+  else
+    os << "benchmark: kernel '" << options.launch << "'";
+  os << ", backend " << getBackendName(getBackend()) << "\n"
      << "  warm-up runs:    " << options.benchmarkWarmup << " (not timed)\n"
      << "  timed runs:      " << n << "\n"
      << "  compile:         " << ms(compileSeconds) << " (" << compileNote

@@ -6,6 +6,12 @@
 // A 2-D grid of 2-D blocks, and dynamic shared memory.
 // RUN: %gpu-runner %s --launch=kernels::transpose --grid=2,3 --block=2,2 --input=6x4xi32=0,1,2,3,10,11,12,13,20,21,22,23,30,31,32,33,40,41,42,43,50,51,52,53 --input=4x6xi32=0 | FileCheck %s --check-prefix=TRANSPOSE
 // RUN: %gpu-runner %s --launch=kernels::reverse --grid=2 --block=4,1,1 --dynamic-shared-memory=16 --input=8xi32=1,2,3,4,5,6,7,8 | FileCheck %s --check-prefix=SHARED
+// A benchmark runs the kernel on the same buffers each time, as the last
+// run left them, and reports the last run's results.
+// RUN: %gpu-runner %s --launch=kernels::saxpy --grid=1 --block=4 --input=1 --input=4xf32=1 --input=4xf32=0 --benchmark-repetitions=2 --benchmark-warmup=1 2>&1 | FileCheck %s --check-prefix=BENCHMARK
+// BENCHMARK: benchmark: kernel 'kernels::saxpy', backend
+// BENCHMARK: result[1]: memref<?xf32>
+// BENCHMARK-NEXT: [3,  3,  3,  3]
 // The compile cache keeps the generated host code under its grid and block:
 // the same launch hits, another grid misses and runs with it.
 // RUN: rm -rf %t && %gpu-runner %s --cache-dir=%t --launch=kernels::saxpy --grid=3 --block=4 --input=2 --input=10xf32=1 --input=10xf32=0 > /dev/null
