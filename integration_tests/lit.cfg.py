@@ -68,6 +68,15 @@ config.substitutions.append(
     ("%gpu-runner-source-dir", os.path.dirname(config.test_source_root)))
 if shutil.which("gnuplot"):
     config.available_features.add("gnuplot")
+# NumPy, for the round trip of --input and --output through NumPy itself:
+# Debian's python3-numpy serves /usr/bin/python3 (%system-python).
+try:
+    if subprocess.run(["/usr/bin/python3", "-c", "import numpy"],
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                      timeout=60).returncode == 0:
+        config.available_features.add("numpy")
+except (OSError, subprocess.TimeoutExpired):
+    pass
 
 # `%expect-exit-1 CMD` succeeds only if CMD exits with status 1 exactly (an
 # error test's status; `not` also accepts 2, 3, ...).

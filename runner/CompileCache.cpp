@@ -218,7 +218,7 @@ Expected<uint64_t> parseCacheSize(StringRef text) {
 
 namespace {
 
-constexpr StringLiteral kMagic = "gpu-runner compiled program 3\n";
+constexpr StringLiteral kMagic = "gpu-runner compiled program 4\n";
 constexpr size_t kHashSize = 32;
 
 void writeU64(std::string &out, uint64_t value) {
@@ -271,6 +271,44 @@ BLAKE3Result<kHashSize> hashEntry(StringRef key, StringRef payload) {
   return hasher.final<kHashSize>();
 }
 
+void writeTypes(std::string &out, const std::vector<EntryType> &types) {
+  writeU64(out, types.size());
+  for (const EntryType &type : types) {
+    writeString(out, type.text);
+    writeU64(out, uint64_t(type.element));
+    writeU64(out, type.isMemRef);
+    writeU64(out, type.shape.size());
+    for (int64_t size : type.shape)
+      writeU64(out, uint64_t(size));
+  }
+}
+
+bool readTypes(EntryReader &reader, std::vector<EntryType> &types) {
+  uint64_t count;
+  if (!reader.readU64(count) || count > reader.getRest().size())
+    return false;
+  for (uint64_t i = 0; i < count; ++i) {
+    EntryType type;
+    StringRef text;
+    uint64_t element, isMemRef, rank;
+    if (!reader.readBytes(text) || !reader.readU64(element) ||
+        element > uint64_t(ElementType::F64) || !reader.readU64(isMemRef) ||
+        !reader.readU64(rank) || rank > reader.getRest().size())
+      return false;
+    type.text = text.str();
+    type.element = ElementType(element);
+    type.isMemRef = isMemRef != 0;
+    for (uint64_t d = 0; d < rank; ++d) {
+      uint64_t size;
+      if (!reader.readU64(size))
+        return false;
+      type.shape.push_back(int64_t(size));
+    }
+    types.push_back(std::move(type));
+  }
+  return true;
+}
+
 } // namespace
 
 std::string serializeCompiledProgram(StringRef key,
@@ -283,6 +321,14 @@ std::string serializeCompiledProgram(StringRef key,
   for (const GpuBinary &binary : program.gpuBinaries) {
     writeString(payload, binary.name);
     writeString(payload, binary.object);
+  }
+  writeU64(payload, program.signature.has_value());
+  if (const std::optional<EntrySignature> &signature = program.signature) {
+    writeString(payload, signature->name);
+    writeString(payload, signature->location);
+    writeU64(payload, signature->resultsAreMemRefParams);
+    writeTypes(payload, signature->params);
+    writeTypes(payload, signature->results);
   }
   writeString(payload, program.object);
 
@@ -341,6 +387,23 @@ Expected<CompiledProgram> deserializeCompiledProgram(StringRef key,
     if (!reader.readBytes(name) || !reader.readBytes(object))
       return damaged("its list of GPU binaries is cut short");
     program.gpuBinaries.push_back({name.str(), object.str()});
+  }
+  uint64_t hasSignature;
+  if (!reader.readU64(hasSignature))
+    return damaged("its entry point signature is cut short");
+  if (hasSignature) {
+    EntrySignature signature;
+    StringRef name, location;
+    uint64_t resultsAreParams;
+    if (!reader.readBytes(name) || !reader.readBytes(location) ||
+        !reader.readU64(resultsAreParams) ||
+        !readTypes(reader, signature.params) ||
+        !readTypes(reader, signature.results))
+      return damaged("its entry point signature is cut short");
+    signature.name = name.str();
+    signature.location = location.str();
+    signature.resultsAreMemRefParams = resultsAreParams != 0;
+    program.signature = std::move(signature);
   }
   StringRef object;
   if (!reader.readBytes(object) || !reader.atEnd())

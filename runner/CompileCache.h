@@ -17,6 +17,8 @@
 #ifndef GPU_RUNNER_RUNNER_COMPILECACHE_H
 #define GPU_RUNNER_RUNNER_COMPILECACHE_H
 
+#include "runner/EntrySignature.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/BLAKE3.h"
@@ -51,6 +53,9 @@ struct CompiledProgram {
   std::vector<std::string> externals;
   /// The GPU binaries the object refers to, on a GPU backend.
   std::vector<GpuBinary> gpuBinaries;
+  /// How to call the entry point with data: set when the program was
+  /// compiled for --input and the other data flags, with kPackedEntryName.
+  std::optional<EntrySignature> signature;
 };
 
 /// Builds a cache key: each part is hashed with its name, so that no two

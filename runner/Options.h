@@ -24,7 +24,9 @@ struct RunnerOptions {
       llvm::cl::cat(category)};
 
   llvm::cl::opt<std::string> entryPoint{
-      "e", llvm::cl::desc("The function to run (default: main)"),
+      "e",
+      llvm::cl::desc("The function to run (default: main); --input gives "
+                     "its arguments"),
       llvm::cl::value_desc("name"), llvm::cl::init("main"),
       llvm::cl::cat(category)};
   llvm::cl::alias entryPointLong{"entry-point", llvm::cl::desc("Alias for -e"),
@@ -33,8 +35,10 @@ struct RunnerOptions {
 
   llvm::cl::opt<std::string> entryPointResult{
       "entry-point-result",
-      llvm::cl::desc("The entry point's result type: void, i32, i64 or f32 "
-                     "(default: void); a result is printed on stdout"),
+      llvm::cl::desc("Call the entry point as mlir-runner does: no "
+                     "arguments, a result of this type (void, i32, i64 or "
+                     "f32) printed alone. Without it, the entry point takes "
+                     "--input values and its results print as result[N]"),
       llvm::cl::value_desc("type"), llvm::cl::init("void"),
       llvm::cl::cat(category)};
 
@@ -192,6 +196,64 @@ struct RunnerOptions {
                      "between their outputs; exit status 1 if any part "
                      "failed"),
       llvm::cl::cat(category)};
+
+  // The entry point's data (docs/data.md): values in iree-run-module's
+  // grammar. Not comma-separated: a value holds commas.
+  llvm::cl::list<std::string> inputs{
+      "input",
+      llvm::cl::desc("An argument of the entry point, in order: 42, i64=42, "
+                     "2x3xf32=1,2,3,4,5,6, 1024xf32=0 (a splat), @a.npy, "
+                     "2x3xf32=@a.bin (raw little-endian bytes)"),
+      llvm::cl::value_desc("value"), llvm::cl::cat(category)};
+  llvm::cl::list<std::string> outputs{
+      "output",
+      llvm::cl::desc("Where a result goes, one per result, in order: "
+                     "@FILE.npy (a NumPy file), @FILE (raw bytes), - (print "
+                     "it; without --output every result is printed)"),
+      llvm::cl::value_desc("@file|-"), llvm::cl::cat(category)};
+  llvm::cl::list<std::string> expectedOutputs{
+      "expected-output",
+      llvm::cl::desc("A result's expected value, one per result, in the "
+                     "grammar of --input; a mismatch exits with status 1"),
+      llvm::cl::value_desc("value"), llvm::cl::cat(category)};
+  llvm::cl::opt<double> atol{
+      "atol",
+      llvm::cl::desc("Floats match when |got - expected| <= atol + rtol * "
+                     "|expected| (default: 1e-8)"),
+      llvm::cl::value_desc("x"), llvm::cl::init(1e-8), llvm::cl::cat(category)};
+  llvm::cl::opt<double> rtol{
+      "rtol", llvm::cl::desc("See --atol (default: 1e-5)"),
+      llvm::cl::value_desc("x"), llvm::cl::init(1e-5), llvm::cl::cat(category)};
+  llvm::cl::opt<bool> nanEqual{
+      "nan-equal",
+      llvm::cl::desc("A NaN result matches an expected NaN (without it, NaN "
+                     "matches nothing)"),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> launch{
+      "launch",
+      llvm::cl::desc("Run one kernel, with --input as its arguments, on "
+                     "--grid blocks of --block threads: its memref arguments "
+                     "are copied to the device and back, and are the results"),
+      llvm::cl::value_desc("MODULE::KERNEL"), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> grid{
+      "grid", llvm::cl::desc("The blocks --launch runs, in x, y and z"),
+      llvm::cl::value_desc("X[,Y[,Z]]"), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> block{
+      "block", llvm::cl::desc("The threads of each block --launch runs"),
+      llvm::cl::value_desc("X[,Y[,Z]]"), llvm::cl::cat(category)};
+  llvm::cl::opt<unsigned> dynamicSharedMemory{
+      "dynamic-shared-memory",
+      llvm::cl::desc("The dynamic shared memory --launch gives each block "
+                     "(default: 0)"),
+      llvm::cl::value_desc("bytes"), llvm::cl::init(0),
+      llvm::cl::cat(category)};
+
+  /// Whether the entry point is called with data, as --input and the other
+  /// data flags call it, rather than as mlir-runner calls it: unless
+  /// --entry-point-result is given.
+  bool callsWithData() const {
+    return entryPointResult.getNumOccurrences() == 0;
+  }
 
   /// Where --dump-object-file writes the object.
   std::string getObjectFilename() const {

@@ -10,6 +10,7 @@
 #include "runner/RunnerSteps.h"
 
 #include "runner/Activity.h"
+#include "runner/EntryData.h"
 #include "runner/Jit.h"
 #include "wrappers/Backend.h"
 
@@ -45,7 +46,7 @@ std::string computeCacheKey(const RunnerOptions &options, Backend backend,
   if (std::string library = getCompilerLibraryPath(); !library.empty())
     compilerFiles.push_back(library);
   CacheKeyBuilder key;
-  key.add("entry format", "1")
+  key.add("entry format", "2")
       .add("gpu-runner", GPU_RUNNER_VERSION)
       .add("build", getBuildIdentity(compilerFiles))
       .add("llvm", LLVM_VERSION_STRING)
@@ -53,7 +54,10 @@ std::string computeCacheKey(const RunnerOptions &options, Backend backend,
       .add("host target", jit.getTargetDescription())
       .add("-O", std::to_string(options.getOptLevel()))
       .add("-e", options.entryPoint)
-      .add("--entry-point-result", options.entryPointResult)
+      .add("--entry-point-result", options.callsWithData()
+                                       ? "none: with data"
+                                       : options.entryPointResult.getValue())
+      .add("--launch", describeLaunch(options))
       .add("input name", options.inputFilename)
       .add("barrier splitting", pipeline.splitBarriers ? "on" : "off")
       .add("--check-bounds", pipeline.checkBounds ? "on" : "off");
@@ -147,6 +151,11 @@ FailureOr<CompiledProgram> compile(std::unique_ptr<llvm::MemoryBuffer> input,
   compileOptions.entryPoint = options.entryPoint;
   compileOptions.entryResult = entryResult;
   compileOptions.entryResultFlag = options.entryPointResult;
+  compileOptions.withData = options.callsWithData();
+  if (std::optional<LaunchTarget> launch = parseLaunchTarget(options)) {
+    compileOptions.launch = launch;
+    compileOptions.entryPoint = kLaunchEntryName.str();
+  }
   compileOptions.printIRAfterAll = options.printIRAfterAll;
   compileOptions.printIRAfterLowering = options.printIRAfterLowering;
   compileOptions.setActivity = &setActivity;

@@ -10,6 +10,7 @@
 #include "runner/RunnerSteps.h"
 
 #include "runner/Activity.h"
+#include "runner/EntryData.h"
 #include "runner/Jit.h"
 #include "wrappers/Backend.h"
 
@@ -145,8 +146,11 @@ void printBenchmarkReport(const RunnerOptions &options, double compileSeconds,
     return llvm::format("%.3f ms", seconds * 1e3);
   };
   llvm::raw_ostream &os = llvm::errs();
-  os << "benchmark: entry point '" << options.entryPoint << "', backend "
-     << getBackendName(getBackend()) << "\n"
+  if (options.launch.empty())
+    os << "benchmark: entry point '" << options.entryPoint << "'";
+  else
+    os << "benchmark: kernel '" << options.launch << "'";
+  os << ", backend " << getBackendName(getBackend()) << "\n"
      << "  warm-up runs:    " << options.benchmarkWarmup << " (not timed)\n"
      << "  timed runs:      " << n << "\n"
      << "  compile:         " << ms(compileSeconds) << " (" << compileNote
@@ -161,7 +165,7 @@ void printBenchmarkReport(const RunnerOptions &options, double compileSeconds,
 
 int runProgram(const CompiledProgram &program, Jit &jit,
                const RunnerOptions &options, EntryResult entryResult,
-               RunTiming &timing, double compileSeconds) {
+               RunTiming &timing, double compileSeconds, RunData &data) {
   if (options.dumpObjectFile) {
     std::string path = options.getObjectFilename();
     std::error_code error;
@@ -198,13 +202,42 @@ int runProgram(const CompiledProgram &program, Jit &jit,
       return fail(llvm::toString(std::move(error)));
     if (llvm::Error error = jit.addObject(program.object))
       return fail(llvm::toString(std::move(error)));
-    auto address = jit.lookup(options.entryPoint);
+    auto address =
+        jit.lookup(program.signature ? StringRef(kPackedEntryName)
+                                     : StringRef(options.entryPoint));
     if (!address)
       return fail(llvm::toString(address.takeError()));
     entry = *address;
   }
   if (options.compileOnly)
     return 0;
+  // With data: the arguments are checked and made before anything runs.
+  std::unique_ptr<EntryCall> call;
+  void (*programFree)(void *) = nullptr;
+  if (program.signature) {
+    llvm::FailureOr<std::unique_ptr<EntryCall>> prepared =
+        EntryCall::prepare(*program.signature, data, options);
+    if (failed(prepared))
+      return 1;
+    call = std::move(*prepared);
+    auto address = jit.lookup("free");
+    if (!address)
+      return fail(llvm::toString(address.takeError()));
+    programFree = reinterpret_cast<void (*)(void *)>(*address);
+  }
+  // Each run's results are read and the program's memory given back; the
+  // last run's are reported.
+  std::vector<DataValue> results;
+  bool resultsRead = true;
+  auto readResults = [&] {
+    flushProgramOutput();
+    llvm::FailureOr<std::vector<DataValue>> taken =
+        call->takeResults(programFree);
+    if (failed(taken))
+      resultsRead = false;
+    else
+      results = std::move(*taken);
+  };
   {
     ScopedActivity activity("starting the backend");
     std::unique_ptr<Phase> phase = timing.nest("Backend initialization");
@@ -227,7 +260,12 @@ int runProgram(const CompiledProgram &program, Jit &jit,
     ScopedActivity activity(kRunningActivity);
     std::unique_ptr<Phase> phase = timing.nest("Run");
     if (options.benchmarkRepetitions == 0) {
-      callEntryPoint(entry, entryResult);
+      if (call) {
+        call->call(entry);
+        readResults();
+      } else {
+        callEntryPoint(entry, entryResult);
+      }
     } else {
       // Each run ends when the work it enqueued is done, as a run of
       // iree-benchmark-module does.
@@ -235,10 +273,15 @@ int runProgram(const CompiledProgram &program, Jit &jit,
       unsigned total = options.benchmarkWarmup + options.benchmarkRepetitions;
       for (unsigned run = 0; run < total; ++run) {
         Clock::time_point start = Clock::now();
-        callEntryPoint(entry, entryResult);
+        if (call)
+          call->call(entry);
+        else
+          callEntryPoint(entry, entryResult);
         synchronizeBackend();
         if (run >= options.benchmarkWarmup)
           runs.push_back(secondsSince(start));
+        if (call)
+          readResults();
       }
       printBenchmarkReport(options, compileSeconds,
                            "compile cache: " + timing.cacheStatus, loadSeconds,
@@ -246,13 +289,19 @@ int runProgram(const CompiledProgram &program, Jit &jit,
     }
   }
 
+  // Results that cannot be read, written or matched fail the run, once the
+  // backend has been finalized like that of any run.
+  bool dataFailed =
+      !resultsRead || (call && failed(reportResults(*program.signature, results,
+                                                    data, options)));
+
   ScopedActivity activity("finalizing the backend");
   std::unique_ptr<Phase> phase = timing.nest("Finalization");
   jit.shutDownAsyncRuntime();
   if (llvm::Error error = jit.deinitialize())
     return fail(llvm::toString(std::move(error)));
   finalizeBackend();
-  return failed(checkProgramOutput()) ? 1 : 0;
+  return failed(checkProgramOutput()) || dataFailed ? 1 : 0;
 }
 
 } // namespace gpu_runner

@@ -14,6 +14,7 @@
 #include "runner/Runner.h"
 
 #include "runner/Activity.h"
+#include "runner/EntryData.h"
 #include "runner/Jit.h"
 #include "runner/RunnerSteps.h"
 #include "runner/Timeout.h"
@@ -132,7 +133,11 @@ int runGpuRunnerMain(int argc, char **argv) {
     return 0;
   }
   Backend backend = getBackend();
-  if (failed(checkOptions(options, backend)))
+  if (failed(checkOptions(options, backend)) ||
+      failed(checkDataOptions(options)))
+    return 1;
+  FailureOr<RunData> data = parseRunData(options);
+  if (failed(data))
     return 1;
   EntryResult entryResult = *parseEntryResult(options.entryPointResult);
 
@@ -206,7 +211,7 @@ int runGpuRunnerMain(int argc, char **argv) {
   if (failed(program))
     return 1;
   return runProgram(*program, *jit, options, entryResult, timing,
-                    secondsSince(compileStart));
+                    secondsSince(compileStart), *data);
 }
 
 } // namespace gpu_runner

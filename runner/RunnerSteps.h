@@ -26,6 +26,7 @@
 namespace gpu_runner {
 
 class Jit;
+struct RunData;
 
 /// Prints "error: <message>" the way diagnostics without a location read,
 /// and returns the exit status of a failed run, 1.
@@ -114,9 +115,11 @@ getCompiledProgram(std::unique_ptr<llvm::MemoryBuffer> input,
 /// times for --benchmark-repetitions) and finalizes the backend; returns
 /// the exit status. `compileSeconds` is what compiling took (or finding it
 /// in the cache), for the benchmark report.
+/// `data` holds the entry point's --input and --expected-output values,
+/// for a program compiled to be called with data.
 int runProgram(const CompiledProgram &program, Jit &jit,
                const RunnerOptions &options, EntryResult entryResult,
-               RunTiming &timing, double compileSeconds);
+               RunTiming &timing, double compileSeconds, RunData &data);
 
 //===----------------------------------------------------------------------===//
 // SplitInput.cpp

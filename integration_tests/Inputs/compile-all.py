@@ -2,8 +2,9 @@
 """Compiles every program under the given folders with --compile-only and
 prints one line per program, "ok NAME" or "failed NAME" followed by the
 runner's errors; exits 1 if any failed. Programs whose RUN lines pass other
-flags are compiled with the entry point their first RUN line names, and
-part by part where a RUN line passes --split-input-file; those
+flags are compiled with the entry point their first RUN line names (or the
+kernel their comments --launch, with its --grid and --block), and part by
+part where a RUN line passes --split-input-file; those
 that need a library of the test's own, have no entry point, say
 "REQUIRES: host" (they use what only the host backend compiles), or say
 "UNSUPPORTED:" with the runner's backend (gpu-runner-hip: hip) are listed
@@ -58,6 +59,13 @@ def main():
             if any(re.search(r"(?:^|\s)--split-input-file(?:\s|$)", line)
                    for line in run_lines):
                 flags.append("--split-input-file")
+            # A file of kernels alone is compiled for the kernel its
+            # comments launch.
+            text = "".join(lines)
+            launch = re.search(r"--launch=\S+", text)
+            if launch and not entry:
+                flags.append(launch.group(0))
+                flags += re.findall(r"--(?:grid|block)=[0-9,]+", text)[:2]
             result = subprocess.run(runner.split() + ["--compile-only"] +
                                     flags + [path],
                                     stdout=subprocess.PIPE,

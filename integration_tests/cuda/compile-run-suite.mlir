@@ -14,5 +14,6 @@
 // CHECK: skipped run/kernels/matrix-intrinsics.mlir
 // CHECK: ok run/kernels/subgroups-and-arguments.mlir
 // CHECK: ok run/kernels/vector-transfer-dynamic.mlir
+// OTHERS: ok examples/saxpy-kernel.mlir
 // OTHERS: ok examples/vector-add.mlir
 // OTHERS: ok benchmarks/kernels/elementwise.mlir

@@ -10,7 +10,7 @@ func.func @main() {
   return
 }
 
-// ARGUMENT: entry-result-invalid.mlir:[[# @LINE + 1]]:1: error: entry point 'takes_argument' must take no arguments
+// ARGUMENT: entry-result-invalid.mlir:[[# @LINE + 1]]:1: error: entry point 'takes_argument' takes 1 argument, but 0 --input values were given
 func.func @takes_argument(%x: i32) {
   return
 }

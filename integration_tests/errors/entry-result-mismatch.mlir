@@ -1,6 +1,6 @@
 // The entry point's result and --entry-point-result must agree; nothing
 // runs otherwise.
-// RUN: %expect-exit-1 %gpu-runner %s -e answer 2>&1 >%t.out | FileCheck %s --check-prefix=VOID
+// RUN: %expect-exit-1 %gpu-runner %s -e answer --entry-point-result=void 2>&1 >%t.out | FileCheck %s --check-prefix=VOID
 // RUN: count 0 < %t.out
 // RUN: %expect-exit-1 %gpu-runner %s -e answer --entry-point-result=i64 2>&1 | FileCheck %s --check-prefix=I64
 // RUN: %expect-exit-1 %gpu-runner %s -e ratio --entry-point-result=i32 2>&1 | FileCheck %s --check-prefix=F32

@@ -117,7 +117,7 @@ LogicalResult lowerAndCompileHostCode(ModuleOp module,
   {
     TimingScope checkTiming = timing.nest("Entry point and externals check");
     if (failed(checkEntryPoint(module, options.entryPoint, options.entryResult,
-                               options.entryResultFlag)) ||
+                               options.entryResultFlag, options.withData)) ||
         failed(
             checkExternalSymbols(module, jit, provided, program.externals)) ||
         failed(checkGlobalSizes(module)))
@@ -134,6 +134,14 @@ LogicalResult lowerAndCompileHostCode(ModuleOp module,
   }
   if (!llvmModule)
     return failure();
+  if (program.signature) {
+    if (llvm::Error error = addPackedEntry(*llvmModule, *program.signature)) {
+      emitError(getModuleLocation(module))
+          << "cannot call the entry point with data: "
+          << llvm::toString(std::move(error));
+      return failure();
+    }
+  }
   llvmModule->setDataLayout(jit.getDataLayout());
   llvmModule->setTargetTriple(jit.getTargetTriple());
   options.setActivity("generating code for the program");
@@ -175,6 +183,16 @@ compileProgramTimed(std::unique_ptr<llvm::MemoryBuffer> input,
     return failure();
 
   CompiledProgram program;
+  if (options.launch && failed(addLaunchFunction(*module, *options.launch)))
+    return failure();
+  if (options.withData) {
+    FailureOr<EntrySignature> signature =
+        readEntrySignature(*module, options.entryPoint);
+    if (failed(signature))
+      return failure();
+    program.signature = std::move(*signature);
+    program.signature->resultsAreMemRefParams = options.launch.has_value();
+  }
   std::vector<KernelJob> kernelJobs;
   LogicalResult host = lowerAndCompileHostCode(
       *module,

@@ -62,6 +62,15 @@ inline std::optional<EntryResult> parseEntryResult(llvm::StringRef text) {
 inline constexpr llvm::StringLiteral kInitFunctionName = "__gpu_runner_init";
 inline constexpr llvm::StringLiteral kFiniFunctionName = "__gpu_runner_fini";
 
+/// What --launch runs: one kernel, on a grid of blocks.
+struct LaunchTarget {
+  std::string module;
+  std::string kernel;
+  int64_t grid[3] = {1, 1, 1};
+  int64_t block[3] = {1, 1, 1};
+  uint32_t dynamicSharedMemory = 0;
+};
+
 struct CompileOptions {
   Backend backend = Backend::Host;
   PipelineOptions pipeline;
@@ -71,6 +80,12 @@ struct CompileOptions {
   EntryResult entryResult = EntryResult::Void;
   /// The --entry-point-result flag as given, for messages.
   std::string entryResultFlag = "void";
+  /// Call the entry point with data (--input): any signature it has is
+  /// read into the program's EntrySignature, and entryResult is not used.
+  bool withData = false;
+  /// For --launch: the host function that runs the kernel is generated,
+  /// and is the entry point (kLaunchEntryName).
+  std::optional<LaunchTarget> launch;
   /// Print the whole program after each pass (compiling kernels in place),
   /// or once lowered.
   bool printIRAfterAll = false;

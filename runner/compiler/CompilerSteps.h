@@ -85,11 +85,35 @@ runPipeline(mlir::ModuleOp module,
             llvm::function_ref<void(mlir::OpPassManager &)> build,
             bool printAfterAll, mlir::TimingScope &timing);
 
-/// Checks that the entry point exists, is defined, takes no arguments and
-/// returns what --entry-point-result says.
+/// Checks that the entry point exists, is defined, and, unless it is
+/// called with data (`withData`), takes no arguments and returns what
+/// --entry-point-result says.
 llvm::LogicalResult checkEntryPoint(mlir::ModuleOp module, llvm::StringRef name,
                                     EntryResult result,
-                                    llvm::StringRef resultFlag);
+                                    llvm::StringRef resultFlag,
+                                    bool withData = false);
+
+//===----------------------------------------------------------------------===//
+// EntryPoint.cpp
+//===----------------------------------------------------------------------===//
+
+/// The signature of the entry point `name` as --input sees it, before
+/// lowering; an error at the function for a type values cannot be given
+/// or read for. A name that is no function gets an empty signature, for
+/// checkEntryPoint to report after lowering.
+llvm::FailureOr<EntrySignature> readEntrySignature(mlir::ModuleOp module,
+                                                   llvm::StringRef name);
+
+/// Adds the host function kLaunchEntryName, which runs `launch`'s kernel
+/// with its arguments; errors for a kernel that is not there (listing
+/// those that are) or that takes what --input cannot give.
+llvm::LogicalResult addLaunchFunction(mlir::ModuleOp module,
+                                      const LaunchTarget &launch);
+
+/// Adds kPackedEntryName to the translated program, which calls the entry
+/// point with the arguments and results of `signature` through pointers.
+llvm::Error addPackedEntry(llvm::Module &module,
+                           const EntrySignature &signature);
 
 /// Checks that every external function and global the program uses is
 /// provided by the runtime, a library or the process, so that a missing one

@@ -1,0 +1,90 @@
+//===- EntryData.h - The entry point called with data ---------------------===//
+//
+// --input values matched to the entry point's signature (EntrySignature.h)
+// and passed to it through the packed function the compiler generates; its
+// results read back, printed, written (--output) and compared
+// (--expected-output); and --launch's flags. Everything is checked before
+// the program runs, so that a wrong input is an error at the entry point,
+// never a run on wrong data.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_RUNNER_ENTRYDATA_H
+#define GPU_RUNNER_RUNNER_ENTRYDATA_H
+
+#include "runner/Options.h"
+#include "runner/ProgramData.h"
+#include "runner/compiler/Compiler.h"
+
+#include "llvm/Support/LogicalResult.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpu_runner {
+
+/// The values of --input and --expected-output, parsed before compiling.
+struct RunData {
+  std::vector<DataValue> inputs;
+  std::vector<DataValue> expected;
+};
+
+/// Checks the data flags against each other (--launch's with --grid and
+/// --block, --entry-point-result with none of them, --output's forms, the
+/// tolerances); prints the first mistake.
+llvm::LogicalResult checkDataOptions(const RunnerOptions &options);
+
+/// Parses --input and --expected-output; prints the first value that does
+/// not parse, with the column.
+llvm::FailureOr<RunData> parseRunData(const RunnerOptions &options);
+
+/// --launch's kernel, grid and block, once checkDataOptions passed; none
+/// without --launch.
+std::optional<LaunchTarget> parseLaunchTarget(const RunnerOptions &options);
+
+/// --launch and its grid, block and shared memory, for the cache key.
+std::string describeLaunch(const RunnerOptions &options);
+
+/// One call of the entry point with data: the arguments, allocated and
+/// filled, and room for the results.
+class EntryCall {
+public:
+  /// Matches `data`'s inputs to `signature` and checks the number of
+  /// --output and --expected-output values; prints the first mismatch, at
+  /// the entry point's location.
+  static llvm::FailureOr<std::unique_ptr<EntryCall>>
+  prepare(const EntrySignature &signature, RunData &data,
+          const RunnerOptions &options);
+
+  /// Calls kPackedEntryName at `packed`.
+  void call(void *packed);
+
+  /// Reads the results of the last call; memrefs the program allocated are
+  /// then given back to its heap with `programFree`. Prints what cannot be
+  /// read.
+  llvm::FailureOr<std::vector<DataValue>>
+  takeResults(void (*programFree)(void *));
+
+private:
+  explicit EntryCall(const EntrySignature &signature) : signature(signature) {}
+
+  const EntrySignature &signature;
+  std::vector<DataValue> args;
+  /// A memref descriptor (3 + 2 x rank words) or a scalar (one word).
+  std::vector<std::vector<int64_t>> argSlots, resultSlots;
+  std::vector<void *> pointers;
+};
+
+/// Prints the results, or writes them where --output says, then compares
+/// them with --expected-output; prints mismatches and returns failure if
+/// any result differs or a file cannot be written.
+llvm::LogicalResult reportResults(const EntrySignature &signature,
+                                  std::vector<DataValue> &results,
+                                  const RunData &data,
+                                  const RunnerOptions &options);
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_RUNNER_ENTRYDATA_H
