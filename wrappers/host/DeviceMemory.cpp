@@ -187,6 +187,12 @@ Status DeviceMemory::markFreed(void *ptr, const char *loc,
 }
 
 void DeviceMemory::release(const PendingRelease &release) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = records.find(release.base);
+    if (it != records.end())
+      it->second.released = true;
+  }
   if (!release.reservedBytes)
     return;
   // The range is ours alone until it leaves the quarantine: no lock needed to
@@ -205,6 +211,19 @@ void DeviceMemory::release(const PendingRelease &release) {
 
 Status DeviceMemory::checkRange(const void *ptr, uint64_t bytes,
                                 const char *what) const {
+  return checkRange(ptr, bytes, what, /*inStreamOrder=*/false);
+}
+
+Status DeviceMemory::checkAccess(const void *ptr, uint64_t bytes,
+                                 const char *what) const {
+  return checkRange(ptr, bytes, what, /*inStreamOrder=*/true);
+}
+
+Status DeviceMemory::checkRange(const void *ptr, uint64_t bytes,
+                                const char *what, bool inStreamOrder) const {
+  auto isFreed = [&](const Record &record) {
+    return inStreamOrder ? record.released : record.freed;
+  };
   if (bytes == 0)
     return Status();
   std::string side = std::string("the ") + what;
@@ -240,7 +259,7 @@ Status DeviceMemory::checkRange(const void *ptr, uint64_t bytes,
     // page after one) but ends inside the next: a negative offset, most
     // likely, so it is reported against the allocation it ends in.
     auto lastIt = findRecord(last);
-    if (lastIt != records.end() && lastIt != it && !lastIt->second.freed &&
+    if (lastIt != records.end() && lastIt != it && !isFreed(lastIt->second) &&
         last - lastIt->first < lastIt->second.size) {
       uint64_t before = lastIt->first - begin;
       return Status::error(
@@ -255,7 +274,7 @@ Status DeviceMemory::checkRange(const void *ptr, uint64_t bytes,
                          " is not a device allocation: it points into device "
                          "memory that no allocation holds");
   const Record &record = it->second;
-  if (record.freed)
+  if (isFreed(record))
     return Status::error("use after free: " + side + " is in " +
                          describeAllocation(record.size, record.allocLoc) +
                          ", which was freed by " + describeOp(record.freeLoc));

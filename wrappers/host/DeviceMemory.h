@@ -84,6 +84,11 @@ public:
   /// checked beyond being non-null. An empty range is always fine.
   Status checkRange(const void *ptr, uint64_t bytes, const char *what) const;
 
+  /// Checks an access of a kernel as it runs, like `checkRange` but in the
+  /// order of the streams: an allocation whose free is enqueued behind the
+  /// kernel is still live for it, until the free has run.
+  Status checkAccess(const void *ptr, uint64_t bytes, const char *what) const;
+
   /// Whether `ptr` is in the arena (a live, freed or never-used part of it).
   bool isDeviceMemory(const void *ptr) const;
 
@@ -110,11 +115,14 @@ private:
     uint64_t accessibleBytes = 0;
     uint64_t reservedBytes = 0;
     bool hostShared = false;
-    bool freed = false;
+    bool freed = false;    // in program order: its free was called
+    bool released = false; // in stream order: its free has run
     std::string allocLoc;
     std::string freeLoc;
   };
 
+  Status checkRange(const void *ptr, uint64_t bytes, const char *what,
+                    bool inStreamOrder) const;
   bool reserveArena();
   bool inArena(uintptr_t address) const {
     return address >= arenaBegin && address - arenaBegin < arenaBytes;

@@ -172,8 +172,8 @@ void mgpuHostCheckAccessAt(intptr_t address, int64_t bytes, int32_t isStore,
                       std::to_string(badDimension) + " is outside [0, " +
                       std::to_string(badSize) + "), the memref's size there");
   else
-    status = runtime().memory().checkRange(reinterpret_cast<void *>(address),
-                                           static_cast<uint64_t>(bytes), what);
+    status = runtime().memory().checkAccess(reinterpret_cast<void *>(address),
+                                            static_cast<uint64_t>(bytes), what);
   if (status.ok())
     return;
   const char *kernel = runningKernel().name;

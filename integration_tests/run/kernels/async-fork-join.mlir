@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 
 // async.execute regions around gpu ops: one copies to the device, two copy
 // that buffer on in parallel (fork), a kernel adds both copies (join). The

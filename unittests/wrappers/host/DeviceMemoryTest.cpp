@@ -149,6 +149,21 @@ TEST_CASE("a use after free names where the memory was allocated and freed",
                 "allocation");
 }
 
+TEST_CASE("a kernel's access is a use after free only once the free has run",
+          "[memory]") {
+  DeviceMemory memory;
+  void *ptr = allocate(memory, 256);
+  DeviceMemory::PendingRelease release;
+  REQUIRE_OK(memory.markFreed(ptr, kFreeLoc, release));
+  // The free waits on its stream behind the kernel, which may still read.
+  REQUIRE_OK(memory.checkAccess(bytesAt(ptr, 8), 8, "load"));
+  memory.release(release);
+  REQUIRE_ERROR(memory.checkAccess(bytesAt(ptr, 8), 8, "load"),
+                "use after free: the load is in the 256-byte allocation made "
+                "by gpu.alloc at a.mlir:3:7, which was freed by gpu.dealloc "
+                "at a.mlir:9:3");
+}
+
 TEST_CASE("a double free names both the allocation and the first free",
           "[memory]") {
   DeviceMemory memory;
