@@ -19,6 +19,8 @@
 // RUN: count 0 < %t.out
 // RUN: %expect-exit-1 %gpu-runner --check-bounds -e copy %s 2>&1 >%t.out | FileCheck %s --check-prefix=COPY --implicit-check-not=error:
 // RUN: count 0 < %t.out
+// RUN: %expect-exit-1 %gpu-runner --check-bounds -e linalg %s 2>&1 >%t.out | FileCheck %s --check-prefix=LINALG --implicit-check-not=error:
+// RUN: count 0 < %t.out
 // RUN: %expect-exit-1 %gpu-runner --check-bounds -e in_async %s 2>&1 >%t.out | FileCheck %s --check-prefix=ASYNC --implicit-check-not=error:
 // RUN: count 0 < %t.out
 
@@ -129,6 +131,18 @@ func.func @copy() {
   %b = memref.alloca() : memref<4xi32>
   // COPY: check-bounds-host.mlir:[[# @LINE + 1]]:3: error: memref.copy: size of 0-th source/target dim does not match
   memref.copy %a, %b : memref<?xi32> to memref<4xi32>
+  %one = arith.constant 1 : i32
+  call @printI32(%one) : (i32) -> ()
+  return
+}
+
+func.func @linalg() {
+  %c3 = arith.constant 3 : index
+  %n = func.call @opaque(%c3) : (index) -> index
+  %a = memref.alloca(%n) : memref<?xi32>
+  %b = memref.alloca() : memref<4xi32>
+  // LINALG: check-bounds-host.mlir:[[# @LINE + 1]]:3: error: linalg.add: dimension #0 of input/output operand #1 is incompatible with inferred dimension size
+  linalg.add ins(%a, %b : memref<?xi32>, memref<4xi32>) outs(%b : memref<4xi32>)
   %one = arith.constant 1 : i32
   call @printI32(%one) : (i32) -> ()
   return
