@@ -376,12 +376,15 @@ def VerifyHostCode : Pass<"gpu-runner-verify-host-code", "::mlir::ModuleOp"> {
     `gpu.module` and a `gpu.launch` body) on every backend, first in the
     host pipeline: each op with upstream's runtime verification
     (`RuntimeVerifiableOpInterface`: the memref and linalg ops) gets its
-    checks, and `memref.reinterpret_cast` one of ours, which MLIR 22 lacks:
-    the elements its result reaches must be elements its source reaches,
-    computed from both descriptors when it runs. A source of rank 0 or
-    unranked, which is how a whole buffer is named (the base buffer of
-    `memref.extract_strided_metadata`), is not checked. Ops on tensors,
-    which the runner reports anyway, are left alone.
+    checks, and what MLIR 22 does not check gets ours:
+    `memref.reinterpret_cast` (the elements its result reaches must be
+    elements its source reaches, computed from both descriptors when it
+    runs; a source of rank 0 or unranked, which is how a whole buffer is
+    named, as the base buffer of `memref.extract_strided_metadata`, is not
+    checked), `affine.load` and `affine.store` (the indices their maps
+    give), `vector.load` and `vector.store` (every element of the vector,
+    which covers the memref's trailing dimensions). Ops on tensors, which
+    the runner reports anyway, and scalable vectors are left alone.
 
     Each check is a `cf.assert` at the op's location whose message is
     upstream's, named for the op it checks (`gpu_runner.runtime_op_name`),
@@ -403,7 +406,8 @@ def VerifyHostCode : Pass<"gpu-runner-verify-host-code", "::mlir::ModuleOp"> {
     %v = memref.load %m[%i] : memref<?xf32>
     ```
 
-    `affine` and `vector` loads and stores are not checked.
+    Masked, gathering and transfer ops of the vector dialect are not
+    checked.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -2,8 +2,9 @@
 //
 // See the description of gpu-runner-verify-host-code in Passes.td. The
 // checks are upstream's runtime verification (RuntimeVerifiableOpInterface,
-// whose memref and linalg models registerInputDialects attaches), plus one
-// of our own for memref.reinterpret_cast, which MLIR 22 does not check.
+// whose memref and linalg models registerInputDialects attaches), plus ours
+// for what MLIR 22 does not check: memref.reinterpret_cast, and the affine
+// and vector loads and stores.
 // Each check is a cf.assert at the op's location that names the op
 // (kRuntimeOpNameAttrName); the host lowering of cf.assert
 // (populateAssertToMgpuCallPatterns) reports a failed one at that op.
@@ -14,6 +15,7 @@
 #include "lowering/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -22,6 +24,7 @@
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/RuntimeVerifiableOpInterface.h"
 #include "llvm/ADT/SmallVectorExtras.h"
@@ -143,6 +146,83 @@ void verifyReinterpretCast(memref::ReinterpretCastOp op, OpBuilder &b,
                        "the result reaches elements outside the source memref");
 }
 
+/// What MLIR 22 does not check either: the accesses of affine.load and
+/// affine.store (their indices computed from the map) and of vector.load
+/// and vector.store, whose vector covers the trailing dimensions from the
+/// indices on. Every element accessed must be inside the memref's shape;
+/// a failure reads as upstream's for memref.load and memref.store.
+void verifyAccess(OpBuilder &b, Location loc, Value memref, ValueRange indices,
+                  ArrayRef<int64_t> vectorShape) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t rank = type.getRank();
+  int64_t firstVectorDim = rank - static_cast<int64_t>(vectorShape.size());
+  if (firstVectorDim < 0 || static_cast<int64_t>(indices.size()) != rank)
+    return;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value inside = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (int64_t d = 0; d < rank; ++d) {
+    Value first = indices[d];
+    Value last = first;
+    if (d >= firstVectorDim)
+      last = arith::AddIOp::create(
+          b, loc, first,
+          arith::ConstantIndexOp::create(b, loc,
+                                         vectorShape[d - firstVectorDim] - 1));
+    Value size = memref::DimOp::create(b, loc, memref, d);
+    inside = arith::AndIOp::create(
+        b, loc, inside,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, first, zero));
+    inside = arith::AndIOp::create(
+        b, loc, inside,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, last, size));
+  }
+  cf::AssertOp::create(b, loc, inside, "out-of-bounds access");
+}
+
+/// The vector shape a vector.load or vector.store accesses in the memref's
+/// trailing dimensions: none where the memref's elements are vectors.
+SmallVector<int64_t> getAccessedShape(VectorType vector, MemRefType memref) {
+  if (isa<VectorType>(memref.getElementType()))
+    return {};
+  return llvm::to_vector(vector.getShape());
+}
+
+/// Adds the checks of our own to `op`, one of those isOurCheck accepts.
+void verifyOurs(Operation *op, OpBuilder &b, Location loc) {
+  if (auto reinterpret = dyn_cast<memref::ReinterpretCastOp>(op)) {
+    verifyReinterpretCast(reinterpret, b, loc);
+  } else if (auto access = dyn_cast<affine::AffineReadOpInterface>(op)) {
+    if (auto indices = affine::expandAffineMap(b, loc, access.getAffineMap(),
+                                               access.getMapOperands()))
+      verifyAccess(b, loc, access.getMemRef(), *indices, {});
+  } else if (auto access = dyn_cast<affine::AffineWriteOpInterface>(op)) {
+    if (auto indices = affine::expandAffineMap(b, loc, access.getAffineMap(),
+                                               access.getMapOperands()))
+      verifyAccess(b, loc, access.getMemRef(), *indices, {});
+  } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
+    verifyAccess(b, loc, load.getBase(), load.getIndices(),
+                 getAccessedShape(load.getVectorType(), load.getMemRefType()));
+  } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
+    verifyAccess(
+        b, loc, store.getBase(), store.getIndices(),
+        getAccessedShape(store.getVectorType(), store.getMemRefType()));
+  }
+}
+
+/// Whether `op` gets a check of ours: one MLIR 22 has no runtime
+/// verification for. Scalable vectors, whose length is the hardware's, are
+/// left alone.
+bool isOurCheck(Operation *op) {
+  if (isa<memref::ReinterpretCastOp, affine::AffineLoadOp,
+          affine::AffineStoreOp>(op))
+    return true;
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return !load.getVectorType().isScalable();
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return !store.getVectorType().isScalable();
+  return false;
+}
+
 class VerifyHostCodePass : public impl::VerifyHostCodeBase<VerifyHostCodePass> {
 public:
   using Base::Base;
@@ -153,8 +233,7 @@ public:
       // Kernels, outlined or not, are not host code.
       if (isa<gpu::GPUModuleOp, gpu::BinaryOp, gpu::LaunchOp>(op))
         return WalkResult::skip();
-      if ((isa<RuntimeVerifiableOpInterface>(op) ||
-           isa<memref::ReinterpretCastOp>(op)) &&
+      if ((isa<RuntimeVerifiableOpInterface>(op) || isOurCheck(op)) &&
           !worksOnTensors(op) && op->getParentOfType<FunctionOpInterface>())
         ops.push_back(op);
       return WalkResult::advance();
@@ -164,8 +243,8 @@ public:
       AssertCollector collector;
       OpBuilder b(op, &collector);
       Location loc = op->getLoc();
-      if (auto reinterpret = dyn_cast<memref::ReinterpretCastOp>(op))
-        verifyReinterpretCast(reinterpret, b, loc);
+      if (isOurCheck(op))
+        verifyOurs(op, b, loc);
       else
         cast<RuntimeVerifiableOpInterface>(op).generateRuntimeVerification(
             b, loc,

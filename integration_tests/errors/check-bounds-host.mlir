@@ -21,6 +21,10 @@
 // RUN: count 0 < %t.out
 // RUN: %expect-exit-1 %gpu-runner --check-bounds -e linalg %s 2>&1 >%t.out | FileCheck %s --check-prefix=LINALG --implicit-check-not=error:
 // RUN: count 0 < %t.out
+// RUN: %expect-exit-1 %gpu-runner --check-bounds -e affine %s 2>&1 >%t.out | FileCheck %s --check-prefix=AFFINE --implicit-check-not=error:
+// RUN: count 0 < %t.out
+// RUN: %expect-exit-1 %gpu-runner --check-bounds -e vector %s 2>&1 >%t.out | FileCheck %s --check-prefix=VECTOR --implicit-check-not=error:
+// RUN: count 0 < %t.out
 // RUN: %expect-exit-1 %gpu-runner --check-bounds -e in_async %s 2>&1 >%t.out | FileCheck %s --check-prefix=ASYNC --implicit-check-not=error:
 // RUN: count 0 < %t.out
 
@@ -145,6 +149,32 @@ func.func @linalg() {
   linalg.add ins(%a, %b : memref<?xi32>, memref<4xi32>) outs(%b : memref<4xi32>)
   %one = arith.constant 1 : i32
   call @printI32(%one) : (i32) -> ()
+  return
+}
+
+// The first iteration reads m[4] of 4 elements.
+func.func @affine() {
+  %c4 = arith.constant 4 : index
+  %n = func.call @opaque(%c4) : (index) -> index
+  %m = memref.alloca(%n) : memref<?xi32>
+  affine.for %i = 0 to %n {
+    // AFFINE: check-bounds-host.mlir:[[# @LINE + 1]]:10: error: affine.load: out-of-bounds access
+    %v = affine.load %m[%i + 4] : memref<?xi32>
+    func.call @printI32(%v) : (i32) -> ()
+  }
+  return
+}
+
+// Four elements from index 2 of 2x4: the last two are past the row.
+func.func @vector() {
+  %c2 = arith.constant 2 : index
+  %j = func.call @opaque(%c2) : (index) -> index
+  %m = memref.alloca() : memref<2x4xi32>
+  %c1 = arith.constant 1 : index
+  // VECTOR: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: vector.load: out-of-bounds access
+  %v = vector.load %m[%c1, %j] : memref<2x4xi32>, vector<4xi32>
+  %e = vector.extract %v[0] : i32 from vector<4xi32>
+  call @printI32(%e) : (i32) -> ()
   return
 }
 

@@ -29,6 +29,34 @@ func.func @reinterpret(%m: memref<?xf32>, %o: index, %s: index) {
   return
 }
 
+// A vector load: its last element must be inside too.
+// CHECK-LABEL: func.func @vector_load(
+// CHECK-SAME: %[[M:.*]]: memref<?xf32>, %[[I:.*]]: index
+func.func @vector_load(%m: memref<?xf32>, %i: index) -> vector<4xf32> {
+  // CHECK: %[[C3:.*]] = arith.constant 3 : index
+  // CHECK: %[[LAST:.*]] = arith.addi %[[I]], %[[C3]]
+  // CHECK: %[[DIM:.*]] = memref.dim %[[M]]
+  // CHECK: arith.cmpi sge, %[[I]]
+  // CHECK: arith.cmpi slt, %[[LAST]], %[[DIM]]
+  // CHECK: cf.assert %{{.*}}, "out-of-bounds access" {gpu_runner.runtime_op_name = "vector.load"}
+  // CHECK: vector.load %[[M]][%[[I]]]
+  %v = vector.load %m[%i] : memref<?xf32>, vector<4xf32>
+  return %v : vector<4xf32>
+}
+
+// An affine load: the indices its map gives.
+// CHECK-LABEL: func.func @affine_load(
+// CHECK-SAME: %[[M:.*]]: memref<?xf32>, %[[I:.*]]: index
+func.func @affine_load(%m: memref<?xf32>, %i: index) -> f32 {
+  // CHECK: %[[C2:.*]] = arith.constant 2 : index
+  // CHECK: %[[INDEX:.*]] = arith.addi %[[I]], %[[C2]]
+  // CHECK: arith.cmpi sge, %[[INDEX]]
+  // CHECK: cf.assert %{{.*}}, "out-of-bounds access" {gpu_runner.runtime_op_name = "affine.load"}
+  // CHECK: affine.load %[[M]]
+  %v = affine.load %m[%i + 2] : memref<?xf32>
+  return %v : f32
+}
+
 // A base buffer names the whole allocation: not checked.
 // CHECK-LABEL: func.func @from_base(
 // CHECK-NOT: cf.assert

@@ -95,6 +95,17 @@ func.func @main() {
   // CHECK: [0,  2,  4,  6,  8,  10,  12,  14]
   call @printMemrefI32(%un) : (memref<*xi32>) -> ()
 
+  // An affine loop over every element, and a vector load that ends at the
+  // end.
+  affine.for %i = 0 to 8 {
+    %a = affine.load %n[%i] : memref<?xi32>
+    %b = arith.addi %a, %a : i32
+    affine.store %b, %n[%i] : memref<?xi32>
+  }
+  %vec = vector.load %n[%c4] : memref<?xi32>, vector<4xi32>
+  // CHECK: ( 16, 20, 24, 28 )
+  vector.print %vec : vector<4xi32>
+
   // A store in an async.execute body.
   %t = async.execute {
     %v = arith.constant 42 : i32
