@@ -82,6 +82,15 @@ void populateFloatAtomicsToLLVMPatterns(
     const mlir::LLVMTypeConverter &converter,
     mlir::RewritePatternSet &patterns);
 
+/// Adds a lowering of the host code's cf.assert in place of upstream's,
+/// which prints the message on stdout and aborts: a failed one calls
+/// mgpuAssertFailedAt, which reports the message as an error at the op, on
+/// stderr, and ends the program with status 1. The op is named as
+/// getRuntimeLocation names it: the op a runtime check was made for
+/// (gpu-runner-verify-host-code), else cf.assert. See AssertToMgpuCall.cpp.
+void populateAssertToMgpuCallPatterns(const mlir::LLVMTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
+
 /// Why `op`, a gpu op of host code, cannot be lowered by
 /// populateGpuRuntimeToLLVMPatterns, in a sentence for the user; empty when
 /// it can. The patterns refuse exactly these forms.

@@ -105,7 +105,8 @@ public:
     RewritePatternSet patterns(context);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
-    cf::populateAssertToLLVMConversionPattern(converter, patterns);
+    // A failed cf.assert is an error at its op, not an abort.
+    populateAssertToMgpuCallPatterns(converter, patterns);
     populateFuncToLLVMConversionPatterns(converter, patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
     populateFloatAtomicsToLLVMPatterns(converter, patterns);

@@ -425,6 +425,56 @@ def CheckBounds : Pass<"gpu-runner-check-bounds", "::mlir::gpu::GPUModuleOp"> {
   ];
 }
 
+def VerifyHostCode : Pass<"gpu-runner-verify-host-code", "::mlir::ModuleOp"> {
+  let summary = "Check the memref ops of the host code at run time";
+  let description = [{
+    What --check-bounds adds to the host code (every op outside a
+    `gpu.module` and a `gpu.launch` body) on every backend, first in the
+    host pipeline: each op with upstream's runtime verification
+    (`RuntimeVerifiableOpInterface`: the memref and linalg ops) gets its
+    checks, and what MLIR 22 does not check gets ours:
+    `memref.reinterpret_cast` (the elements its result reaches must be
+    elements its source reaches, computed from both descriptors when it
+    runs; a source of rank 0 or unranked, which is how a whole buffer is
+    named, as the base buffer of `memref.extract_strided_metadata`, is not
+    checked), `affine.load` and `affine.store` (the indices their maps
+    give), `vector.load` and `vector.store` (every element of the vector,
+    which covers the memref's trailing dimensions). Ops on tensors, which
+    the runner reports anyway, and scalable vectors are left alone.
+
+    Each check is a `cf.assert` at the op's location whose message is
+    upstream's, named for the op it checks (`gpu_runner.runtime_op_name`),
+    so that a failed one reads, on stderr, with exit status 1:
+
+    ```
+    f.mlir:12:8: error: memref.load: out-of-bounds access
+    ```
+
+    Example:
+
+    ```mlir
+    %v = memref.load %m[%i] : memref<?xf32>
+    // becomes
+    %dim = memref.dim %m, %c0 : memref<?xf32>
+    ... %ok = 0 <= %i < %dim ...
+    cf.assert %ok, "out-of-bounds access"
+        {gpu_runner.runtime_op_name = "memref.load"}
+    %v = memref.load %m[%i] : memref<?xf32>
+    ```
+
+    Masked, gathering and transfer ops of the vector dialect are not
+    checked.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::index::IndexDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def CheckAllocSizes : Pass<"gpu-runner-check-alloc-sizes",
                             "::mlir::ModuleOp"> {
   let summary = "Check the sizes of memref.alloc, memref.alloca and "

@@ -40,10 +40,12 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/RuntimeOpVerification.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/RuntimeOpVerification.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -74,6 +76,9 @@ void registerInputDialects(DialectRegistry &registry) {
                   scf::SCFDialect, ub::UBDialect, vector::VectorDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // The run-time checks of the host code's ops (--check-bounds).
+  linalg::registerRuntimeVerifiableOpInterfaceExternalModels(registry);
+  memref::registerRuntimeVerifiableOpInterfaceExternalModels(registry);
   // What compiling kernels for a GPU target needs: the conversions that the
   // NVVM lowering of a gpu.module applies to the dialects in it, ...
   arith::registerConvertArithToLLVMInterface(registry);
@@ -265,6 +270,10 @@ void buildKernelPipeline(OpPassManager &pm, Backend backend,
 
 void buildHostPipeline(OpPassManager &pm, Backend backend,
                        const PipelineOptions &options) {
+  // The host code's memref ops checked when they run, on every backend,
+  // before anything else rewrites them.
+  if (options.checkBounds)
+    pm.addPass(createVerifyHostCode());
   if (backend == Backend::Host) {
     // Reduce reductions to shuffles and barriers, then compile every
     // kernel into host functions.

@@ -38,8 +38,9 @@ struct PipelineOptions {
   unsigned gpuOptLevel = 2;
   /// Where each gpu.binary is written once compiled; empty for nowhere.
   std::string dumpGpuBinaryDir;
-  /// Check the memref loads and stores of kernels at run time
-  /// (gpu-runner-check-bounds).
+  /// Check the memref ops of the host code at run time
+  /// (gpu-runner-verify-host-code), and on the host backend the memref loads
+  /// and stores of kernels (gpu-runner-check-bounds).
   bool checkBounds = false;
 };
 

@@ -80,10 +80,6 @@ LogicalResult checkOptions(const RunnerOptions &options, Backend backend) {
                           options.cacheMaxSize.getNumOccurrences()))
     return reject("--no-cache runs without the cache: drop --cache-dir and "
                   "--cache-max-size, or --no-cache");
-  if (backend != Backend::Host && options.checkBounds)
-    return reject("--check-bounds checks kernels run on the host backend: "
-                  "run the program with gpu-runner-host to check its "
-                  "accesses");
   if (backend == Backend::Host && !options.gpuChip.empty())
     return reject(Twine("--gpu-chip is for GPU backends; the ") +
                   getBackendName(backend) + " backend runs kernels on the CPU");

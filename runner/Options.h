@@ -156,9 +156,12 @@ struct RunnerOptions {
 
   llvm::cl::opt<bool> checkBounds{
       "check-bounds",
-      llvm::cl::desc("Check every memref load and store of the kernels "
-                     "against the memref's shape and the device allocations, "
-                     "and report the first bad one (slower)"),
+      llvm::cl::desc("Check at run time, and report the first bad one: every "
+                     "memref load and store of the kernels against the "
+                     "memref's shape and the device allocations (host "
+                     "backend), and the host code's memref loads, stores, "
+                     "subviews, casts, reinterpret casts, copies and linalg "
+                     "shapes (every backend); slower"),
       llvm::cl::cat(category)};
 
   llvm::cl::opt<std::string> cacheDir{

@@ -7,7 +7,10 @@
 // sanitizer's (wrappers/common/ProgramHeap.h), which checks heap memory its
 // own way.
 // UNSUPPORTED: sanitizers
+// With --check-bounds, the view that reaches past the buffer is refused
+// where it is made.
 // RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s
+// RUN: %expect-exit-1 %gpu-runner --check-bounds %s 2>&1 | FileCheck %s --check-prefix=CHECKED --implicit-check-not=error:
 
 func.func private @printMemrefF32(memref<*xf32>)
 
@@ -17,6 +20,7 @@ func.func @main() {
   %c200 = arith.constant 200 : index
   %v = arith.constant 7.0 : f32
   %m = memref.alloc() : memref<16xf32>
+  // CHECKED: heap-overflow-host.mlir:[[# @LINE + 1]]:10: error: memref.reinterpret_cast: the result reaches elements outside the source memref
   %big = memref.reinterpret_cast %m to offset: [0], sizes: [200], strides: [1] : memref<16xf32> to memref<200xf32>
   scf.for %i = %c0 to %c200 step %c1 {
     memref.store %v, %big[%i] : memref<200xf32>
@@ -28,4 +32,4 @@ func.func @main() {
   return
 }
 
-// CHECK: error: free: heap corruption: the program wrote past the end of the 64-byte block at 0x{{[0-9a-f]+}}: byte 0 past its end was changed; the program wrote outside the block; run with --check-bounds if a kernel writes it
+// CHECK: error: free: heap corruption: the program wrote past the end of the 64-byte block at 0x{{[0-9a-f]+}}: byte 0 past its end was changed; the program wrote outside the block; run with --check-bounds to find the write

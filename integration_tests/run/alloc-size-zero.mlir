@@ -2,6 +2,7 @@
 // the size check must not refuse it for their product, on the host or the
 // device.
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 
 func.func @main() {
   %c0 = arith.constant 0 : index

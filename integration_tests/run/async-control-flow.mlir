@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 
 // Control flow inside async.execute bodies: loops, branches and assertions
 // become blocks, and upstream's coroutine lowering takes a body of one block

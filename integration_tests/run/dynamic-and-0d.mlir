@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 
 // Copies of a dynamically shaped 3x5 memref and of 0-d memrefs.
 

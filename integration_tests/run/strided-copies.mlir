@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 
 // A strided window of a host matrix copied to a contiguous device buffer, and
 // a stride-2 column selection copied device to device.

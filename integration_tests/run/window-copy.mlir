@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 
 // A 2x3 host block copied into the window at (2, 1) of a 6x6 device matrix:
 // the window changes and nothing else does.

@@ -340,6 +340,10 @@ void mgpuAllocSizeErrorAt(int64_t rank, const int64_t *sizes,
   reportFatalError(loc, describeBadAllocation(rank, sizes, elementSizeBytes));
 }
 
+void mgpuAssertFailedAt(const char *message, const char *loc) {
+  reportFatalError(loc, message);
+}
+
 //===----------------------------------------------------------------------===//
 // Timers. Programs call these directly, so errors name the function.
 //===----------------------------------------------------------------------===//

@@ -89,8 +89,8 @@ uint64_t roundUp(uint64_t value, uint64_t alignment) {
 }
 
 std::string corruptionAdvice() {
-  return "the program wrote outside the block; run with --check-bounds if a "
-         "kernel writes it";
+  return "the program wrote outside the block; run with --check-bounds to "
+         "find the write";
 }
 
 class Heap {

@@ -232,7 +232,7 @@ void appendHeapCorruption(Message &message, const char *function, int signal,
     message.appendUnsigned(reinterpret_cast<uintptr_t>(address), 16);
   message << ": the program wrote outside memory it allocated, or freed "
              "a pointer malloc did not return; run with --check-bounds to "
-             "find a kernel's bad access";
+             "find the bad access";
 }
 
 void reportKernelFault(const RunningKernel &kernel, int signal,

@@ -47,9 +47,10 @@ HostKernelContext *fiberContext(void *context, const char *loc,
   return threadContext;
 }
 
-/// The JIT'd program's abort(), which a failed cf.assert calls once it has
-/// printed its message: an error with status 1 that says where it happened,
-/// instead of a crash.
+/// The JIT'd program's abort(), which a failed cf.assert lowered by upstream
+/// (in input already in the LLVM dialect) calls once it has printed its
+/// message: an error with status 1 that says where it happened, instead of
+/// a crash. gpu-runner's own lowering of cf.assert reports at the op.
 [[noreturn]] void programAbort() {
   const RunningKernel &kernel = runningKernel();
   const char *cause = "a failed cf.assert (its message is printed above) or "

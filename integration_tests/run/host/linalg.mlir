@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 
 // linalg on memrefs in host code: fill, generic, matmul and copy, checked
 // with printMemref, and a device round trip of the result.

@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --check-bounds %s | FileCheck %s
 // RUN: %gpu-runner -O0 %s | FileCheck %s
 
 // 2-D vector transfers on a memref of dynamic shape in host code, in bounds,
