@@ -8,6 +8,7 @@
 
 #include "lowering/BarrierSplitting.h"
 #include "lowering/GpuRuntimeToLLVM.h"
+#include "lowering/HostMma.h"
 #include "lowering/MgpuCalls.h"
 #include "lowering/Passes.h"
 #include "lowering/ScalarBits.h"
@@ -267,7 +268,8 @@ private:
   llvm::MapVector<StringAttr, StringAttr> renamed;
   /// The host copies of device functions, by device function.
   llvm::MapVector<Operation *, func::FuncOp> copies;
-  /// Host copy names of the functions that reach a barrier or a shuffle.
+  /// Host copy names of the functions that reach a barrier, a shuffle, a
+  /// broadcast or a gpu.subgroup_mma_compute.
   llvm::DenseSet<StringAttr> synchronizing;
   /// Host copy names of the functions that reach a cf.assert.
   llvm::DenseSet<StringAttr> asserting;
@@ -289,7 +291,7 @@ LogicalResult GpuModuleToHost::checkContents() {
               "declarations only";
   }
   WalkResult result = deviceModule.walk([](Operation *op) -> WalkResult {
-    if (!isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))
+    if (!isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) || isMmaOp(op))
       return WalkResult::advance();
     if (isa<gpu::GPUModuleOp, gpu::GPUFuncOp, gpu::ReturnOp, gpu::ThreadIdOp,
             gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp, gpu::GlobalIdOp,
@@ -304,8 +306,8 @@ LogicalResult GpuModuleToHost::checkContents() {
                        "kernels here may use the id and size ops, "
                        "gpu.barrier, gpu.shuffle, gpu.rotate, "
                        "gpu.subgroup_broadcast, gpu.all_reduce, "
-                       "gpu.subgroup_reduce, gpu.printf and "
-                       "gpu.dynamic_shared_memory";
+                       "gpu.subgroup_reduce, the gpu.subgroup_mma_* ops, "
+                       "gpu.printf and gpu.dynamic_shared_memory";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());
@@ -347,8 +349,10 @@ llvm::DenseSet<StringAttr> GpuModuleToHost::findFunctionsThatReach(
 
 void GpuModuleToHost::findFunctionsThatSynchronize() {
   synchronizing = findFunctionsThatReach([](Operation *op) {
-    // Barriers, shuffles and broadcasts, where the lanes meet.
-    return isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupBroadcastOp>(op);
+    // Barriers, shuffles, broadcasts and matrix multiply-accumulates, where
+    // the lanes meet.
+    return isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupBroadcastOp,
+               gpu::SubgroupMmaComputeOp>(op);
   });
   asserting = findFunctionsThatReach(
       [](Operation *op) { return isa<cf::AssertOp>(op); });
@@ -928,6 +932,12 @@ LogicalResult GpuModuleToHost::compile() {
       if (failed(SymbolTable::replaceAllSymbolUses(from, to, copy)))
         return copy.emitError() << "cannot rename the uses of " << from;
   }
+  // The mma ops first: they become per-lane code that uses the id ops.
+  SmallVector<func::FuncOp> copyList;
+  for (auto [function, copy] : copies)
+    copyList.push_back(copy);
+  if (failed(lowerHostMmaOps(copyList)))
+    return failure();
   for (auto [function, copy] : copies)
     if (failed(lowerDeviceOps(copy)))
       return failure();

@@ -135,11 +135,16 @@ def HostKernels : Pass<"gpu-runner-host-kernels", "::mlir::ModuleOp"> {
     with the file, line and function its location gives (as upstream's
     NVVM lowering passes them to `__assertfail`); workgroup attributions
     and `gpu.dynamic_shared_memory` are views of the block's workgroup
-    memory, private attributions are stack memory.
+    memory, private attributions are stack memory. The `gpu.subgroup_mma_*`
+    ops come first (HostMma.h): every `!gpu.mma_matrix` becomes its lane's
+    slice, a vector, and `gpu.subgroup_mma_compute` gathers A and B from
+    the subgroup's lanes through `mgpuHostSubgroupGatherAt`, where the
+    lanes meet as at a shuffle.
 
     For each kernel two more functions are made: a block function and an
     entry that unpacks the launch's arguments from a struct and calls it.
-    A kernel that reaches no barrier, shuffle or broadcast gets a block function
+    A kernel that reaches no barrier, shuffle, broadcast or mma compute gets
+    a block function
     that loops over the block's threads, for the optimizer to vectorize. A
     kernel whose barriers every thread reaches together is cut at them into
     such loops (BarrierSplitting.h), unless it has a `cf.assert`: a thread
