@@ -223,6 +223,28 @@ def SubgroupBroadcastToNVVM : Pass<"gpu-runner-subgroup-broadcast-to-nvvm",
   ];
 }
 
+def RefuseMmaOps : Pass<"gpu-runner-refuse-mma-ops",
+                         "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Refuse the gpu dialect's mma ops a GPU target's lowering "
+                "lacks";
+  let description = [{
+    Upstream's ROCDL lowering has no pattern for `gpu.subgroup_mma_*`, so an
+    AMD kernel that uses them would fail later, with a message about an op
+    that failed to legalize. Its NVVM lowering has most of them, but no
+    pattern for `extract_thread_local` and `insert_thread_local`, and it
+    stops the process (an unreachable) on an element-wise op other than
+    `addf`, `mulf`, `divf`, `maxf` and `minf`. The GPU pipelines run this
+    pass first: the first op
+    such a lowering cannot take is an error that names it and says which
+    backend runs it.
+  }];
+  let options = [
+    Option<"nvvm", "nvvm", "bool", /*default=*/"false",
+           "Refuse what upstream's NVVM lowering lacks (CUDA); without it, "
+           "every mma op (ROCDL)">,
+  ];
+}
+
 def TrapUnreachable : Pass<"gpu-runner-trap-unreachable",
                             "::mlir::gpu::GPUModuleOp"> {
   let summary = "Make every llvm.unreachable of a kernel trap";

@@ -167,8 +167,10 @@ void addKernelDialectPasses(OpPassManager &kernels) {
 /// Compiles every gpu.module, its NVVM target attached, into a gpu.binary.
 void buildCudaKernelPipeline(OpPassManager &pm,
                              const PipelineOptions &options) {
-  // Subgroup reductions become shuffles as on the host.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // The mma ops upstream's NVVM lowering lacks, by name, before anything.
+  kernels.addPass(createRefuseMmaOps(RefuseMmaOpsOptions{/*nvvm=*/true}));
+  // Subgroup reductions become shuffles as on the host.
   kernels.addPass(createLowerGpuReductions(LowerGpuReductionsOptions{
       /*subgroupSize=*/32, /*shuffleBitwidth=*/32, /*lowerSubgroupId=*/true}));
   // Which upstream's NVVM lowering lacks; ROCDL's has it.
@@ -189,6 +191,8 @@ void buildCudaKernelPipeline(OpPassManager &pm,
 /// holding an AMDGPU code object.
 void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // Upstream's ROCDL lowering has no mma ops.
+  kernels.addPass(createRefuseMmaOps());
   kernels.addPass(createLowerGpuReductions(LowerGpuReductionsOptions{
       /*subgroupSize=*/getAmdgpuWaveSize(options.gpuChip),
       /*shuffleBitwidth=*/32,
