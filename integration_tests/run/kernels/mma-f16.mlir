@@ -35,6 +35,14 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // The f32 kernel multiplies in a function it calls, which takes and
+    // returns matrices.
+    func.func @multiply_accumulate(%a: !gpu.mma_matrix<16x16xf16, "AOp">, %b: !gpu.mma_matrix<16x16xf16, "BOp">,
+                                   %c: !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp"> {
+      %d = gpu.subgroup_mma_compute %a, %b, %c : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+      return %d : !gpu.mma_matrix<16x16xf32, "COp">
+    }
+
     gpu.func @matmul_f32(%a: memref<16x32xf16>, %b: memref<32x32xf16>,
                          %c: memref<16x32xf32>, %d: memref<16x32xf32>) kernel {
       %c0 = arith.constant 0 : index
@@ -46,7 +54,7 @@ module attributes {gpu.container_module} {
       %sum = scf.for %k = %c0 to %c32 step %c16 iter_args(%acc = %init) -> (!gpu.mma_matrix<16x16xf32, "COp">) {
         %ma = gpu.subgroup_mma_load_matrix %a[%c0, %k] {leadDimension = 32 : index} : memref<16x32xf16> -> !gpu.mma_matrix<16x16xf16, "AOp">
         %mb = gpu.subgroup_mma_load_matrix %b[%k, %col] {leadDimension = 32 : index} : memref<32x32xf16> -> !gpu.mma_matrix<16x16xf16, "BOp">
-        %next = gpu.subgroup_mma_compute %ma, %mb, %acc : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+        %next = func.call @multiply_accumulate(%ma, %mb, %acc) : (!gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp">, !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp">
         scf.yield %next : !gpu.mma_matrix<16x16xf32, "COp">
       }
       gpu.subgroup_mma_store_matrix %sum, %d[%c0, %col] {leadDimension = 32 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<16x32xf32>
