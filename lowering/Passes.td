@@ -376,6 +376,11 @@ def CheckBounds : Pass<"gpu-runner-check-bounds", "::mlir::gpu::GPUModuleOp"> {
     live device allocation (freed, out of bounds, in no allocation) for
     device memory; host, workgroup and private memory are not in the
     allocation table and are checked by shape only.
+    A gpu.subgroup_mma_load_matrix or gpu.subgroup_mma_store_matrix is
+    checked the same way for its first element, and for the bytes from its
+    first element to its last (rows, or columns when transposed,
+    leadDimension elements apart) against the allocation: each lane checks
+    the whole matrix.
 
     ```mlir
     %v = memref.load %m[%i] : memref<16xf32>

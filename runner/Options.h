@@ -152,9 +152,10 @@ struct RunnerOptions {
 
   llvm::cl::opt<bool> checkBounds{
       "check-bounds",
-      llvm::cl::desc("Check every memref load and store of the kernels "
-                     "against the memref's shape and the device allocations, "
-                     "and report the first bad one (slower)"),
+      llvm::cl::desc("Check every memref load and store (matrix loads and "
+                     "stores too) of the kernels against the memref's shape "
+                     "and the device allocations, and report the first bad "
+                     "one (slower)"),
       llvm::cl::cat(category)};
 
   llvm::cl::opt<std::string> cacheDir{
