@@ -18,6 +18,7 @@
 // CHECK: ok run/kernels/mma-shapes.mlir
 // CHECK: skipped run/kernels/mma-thread-local.mlir
 // CHECK: ok run/kernels/mma-transpose.mlir
+// CHECK: ok run/kernels/mma-workgroup.mlir
 // CHECK: ok run/kernels/subgroups-and-arguments.mlir
 // CHECK: ok run/kernels/vector-transfer-dynamic.mlir
 // OTHERS: ok examples/vector-add.mlir
