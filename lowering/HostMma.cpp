@@ -628,14 +628,14 @@ struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
     VectorType resultType = getSliceType(cType);
     Type accumulator = resultType.getElementType();
     Type operandElement = getSignlessElementType(aType);
-    auto widen = [&](Value x, bool isSigned) -> Value {
+    auto widen = [&](OpBuilder &b, Value x, bool isSigned) -> Value {
       if (x.getType() == accumulator)
         return x;
       if (isa<FloatType>(accumulator))
-        return arith::ExtFOp::create(rewriter, loc, accumulator, x);
+        return arith::ExtFOp::create(b, loc, accumulator, x);
       if (isSigned)
-        return arith::ExtSIOp::create(rewriter, loc, accumulator, x);
-      return arith::ExtUIOp::create(rewriter, loc, accumulator, x);
+        return arith::ExtSIOp::create(b, loc, accumulator, x);
+      return arith::ExtUIOp::create(b, loc, accumulator, x);
     };
     bool aSigned = !aType.getElementType().isUnsignedInteger();
     bool bSigned = !bType.getElementType().isUnsignedInteger();
@@ -666,8 +666,8 @@ struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
             Value y = LLVM::LoadOp::create(
                 b, loc, operandElement,
                 elementPointer(b, loc, *wholeB, operandElement, bIndex));
-            x = widen(x, aSigned);
-            y = widen(y, bSigned);
+            x = widen(b, x, aSigned);
+            y = widen(b, y, bSigned);
             Value next =
                 isFloat
                     ? Value(arith::AddFOp::create(
