@@ -160,6 +160,35 @@ std::string checkMemoryAccess(gpu::MMAMatrixType matrix, MemRefType memref,
   return "";
 }
 
+/// Why the host backend cannot apply `op` to its operands, or "": the
+/// dialect's verifier checks only that they have one type.
+std::string checkElementwise(gpu::SubgroupMmaElementwiseOp op) {
+  using Kind = gpu::MMAElementwiseOp;
+  Kind kind = op.getOpType();
+  bool unary =
+      kind == Kind::NEGATEF || kind == Kind::NEGATES || kind == Kind::EXTF;
+  bool onFloats = kind == Kind::ADDF || kind == Kind::MULF ||
+                  kind == Kind::SUBF || kind == Kind::MAXF ||
+                  kind == Kind::MINF || kind == Kind::DIVF ||
+                  kind == Kind::NEGATEF || kind == Kind::EXTF;
+  std::string name = gpu::stringifyMMAElementwiseOp(kind).str();
+  if (op.getArgs().size() != (unary ? 1u : 2u))
+    return name + " takes " + (unary ? "one matrix" : "two matrices");
+  Type element =
+      cast<gpu::MMAMatrixType>(op.getArgs()[0].getType()).getElementType();
+  Type result = op.getType().getElementType();
+  if (onFloats != isa<FloatType>(element))
+    return name + " works on matrices of " + (onFloats ? "floats" : "integers");
+  if (kind == Kind::EXTF) {
+    if (!isa<FloatType>(result) ||
+        result.getIntOrFloatBitWidth() <= element.getIntOrFloatBitWidth())
+      return "extf makes a matrix of a wider float type";
+  } else if (result != element) {
+    return name + " gives a matrix of its operands' element type";
+  }
+  return "";
+}
+
 /// Checks every mma op and value of `function` before anything changes.
 LogicalResult checkMmaOps(func::FuncOp function) {
   WalkResult result = function.walk([](Operation *op) -> WalkResult {
@@ -196,6 +225,9 @@ LogicalResult checkMmaOps(func::FuncOp function) {
                   cast<gpu::MMAMatrixType>(op.getSrc().getType()),
                   op.getDstMemref().getType(),
                   op.getLeadDimension().getSExtValue());
+            })
+            .Case([](gpu::SubgroupMmaElementwiseOp op) {
+              return checkElementwise(op);
             })
             .Case<gpu::SubgroupMmaExtractThreadLocalOp,
                   gpu::SubgroupMmaInsertThreadLocalOp>([](auto op) {

@@ -92,3 +92,42 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @float_op_on_integers(%x: i32) kernel {
+      %m = gpu.subgroup_mma_constant_matrix %x : !gpu.mma_matrix<16x16xi32, "COp">
+      // expected-error @below {{'gpu.subgroup_mma_elementwise' cannot run on the host backend: addf works on matrices of floats}}
+      %s = gpu.subgroup_mma_elementwise addf %m, %m : (!gpu.mma_matrix<16x16xi32, "COp">, !gpu.mma_matrix<16x16xi32, "COp">) -> !gpu.mma_matrix<16x16xi32, "COp">
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @narrowing(%x: f32) kernel {
+      %m = gpu.subgroup_mma_constant_matrix %x : !gpu.mma_matrix<16x16xf32, "COp">
+      // expected-error @below {{'gpu.subgroup_mma_elementwise' cannot run on the host backend: extf makes a matrix of a wider float type}}
+      %s = gpu.subgroup_mma_elementwise extf %m : (!gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf16, "COp">
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @one_operand(%x: f32) kernel {
+      %m = gpu.subgroup_mma_constant_matrix %x : !gpu.mma_matrix<16x16xf32, "COp">
+      // expected-error @below {{'gpu.subgroup_mma_elementwise' cannot run on the host backend: mulf takes two matrices}}
+      %s = gpu.subgroup_mma_elementwise mulf %m : (!gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp">
+      gpu.return
+    }
+  }
+}
