@@ -109,8 +109,9 @@ bool BarrierSplitter::KernelPieces::containsBarrier(Operation *op) const {
       .wasInterrupted();
 }
 
-/// Shuffles, broadcasts, and calls of functions with barriers or shuffles,
-/// need the threads to run together.
+/// Shuffles, broadcasts, the gathers of matrix multiply-accumulates, and
+/// calls of functions with barriers or shuffles, need the threads to run
+/// together.
 bool BarrierSplitter::KernelPieces::synchronizes(Operation *op) const {
   return op
       ->walk([&](Operation *nested) {
@@ -119,7 +120,10 @@ bool BarrierSplitter::KernelPieces::synchronizes(Operation *op) const {
             call && synchronizing.contains(call.getCalleeAttr().getAttr());
         return synchronizingCall ||
                        isRuntimeCall(nested, MgpuFunction::mgpuHostShuffleAt) ||
-                       isRuntimeCall(nested, MgpuFunction::mgpuHostBroadcastAt)
+                       isRuntimeCall(nested,
+                                     MgpuFunction::mgpuHostBroadcastAt) ||
+                       isRuntimeCall(nested,
+                                     MgpuFunction::mgpuHostSubgroupGatherAt)
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })

@@ -46,7 +46,8 @@ public:
     SmallVector<Operation *> accesses;
     module.walk([&](Operation *op) {
       if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp,
-              memref::GenericAtomicRMWOp>(op) &&
+              memref::GenericAtomicRMWOp, gpu::SubgroupMmaLoadMatrixOp,
+              gpu::SubgroupMmaStoreMatrixOp>(op) &&
           op->getParentOfType<FunctionOpInterface>() &&
           op->getParentOfType<FunctionOpInterface>() != check)
         accesses.push_back(op);
@@ -131,6 +132,13 @@ private:
       memref = atomic.getMemref();
       indices = atomic.getIndices();
       isStore = true;
+    } else if (auto load = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op)) {
+      memref = load.getSrcMemref();
+      indices = load.getIndices();
+    } else if (auto store = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op)) {
+      memref = store.getDstMemref();
+      indices = store.getIndices();
+      isStore = true;
     }
     auto type = dyn_cast<MemRefType>(memref.getType());
     if (!type || !type.isStrided() ||
@@ -167,9 +175,22 @@ private:
       badIndex = arith::SelectOp::create(b, loc, bad, idx, badIndex);
       badSize = arith::SelectOp::create(b, loc, bad, size, badSize);
     }
+    // A matrix load or store checks, from its first element, the elements
+    // up to its last one (the last of its rows, or of its columns when
+    // transposed, leadDimension elements apart): every lane checks the
+    // whole matrix.
+    int64_t extent = 1;
+    if (auto [matrix, lead, transpose] = getMatrixAccess(op); matrix) {
+      int64_t rows = matrix.getShape()[0], columns = matrix.getShape()[1];
+      if (transpose)
+        std::swap(rows, columns);
+      extent = (rows - 1) * lead + columns;
+    }
     Value bytes = arith::ConstantIndexOp::create(b, loc, elementBytes);
     Value address = arith::AddIOp::create(
         b, loc, aligned, arith::MulIOp::create(b, loc, linear, bytes));
+    if (extent != 1)
+      bytes = arith::ConstantIndexOp::create(b, loc, elementBytes * extent);
 
     SmallVector<Value> args = {
         address,
@@ -186,6 +207,21 @@ private:
       args.push_back(gpu::BlockIdOp::create(b, loc, dimension));
     args.push_back(getLocString(b, loc, getRuntimeLocation(op), symbols));
     func::CallOp::create(b, loc, check, args);
+  }
+
+  /// The matrix type, leading dimension and transpose flag of a matrix
+  /// load or store; a null type for other ops.
+  static std::tuple<gpu::MMAMatrixType, int64_t, bool>
+  getMatrixAccess(Operation *op) {
+    if (auto load = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op))
+      return {cast<gpu::MMAMatrixType>(load.getRes().getType()),
+              load.getLeadDimension().getSExtValue(),
+              load.getTransposeAttr() != nullptr};
+    if (auto store = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op))
+      return {cast<gpu::MMAMatrixType>(store.getSrc().getType()),
+              store.getLeadDimension().getSExtValue(),
+              store.getTransposeAttr() != nullptr};
+    return {};
   }
 
   llvm::StringMap<memref::GlobalOp> locGlobals;

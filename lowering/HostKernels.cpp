@@ -8,6 +8,7 @@
 
 #include "lowering/BarrierSplitting.h"
 #include "lowering/GpuRuntimeToLLVM.h"
+#include "lowering/HostMma.h"
 #include "lowering/MgpuCalls.h"
 #include "lowering/Passes.h"
 #include "lowering/ScalarBits.h"
@@ -273,7 +274,8 @@ private:
   llvm::MapVector<StringAttr, StringAttr> renamed;
   /// The host copies of device functions, by device function.
   llvm::MapVector<Operation *, func::FuncOp> copies;
-  /// Host copy names of the functions that reach a barrier or a shuffle.
+  /// Host copy names of the functions that reach a barrier, a shuffle, a
+  /// broadcast or a gpu.subgroup_mma_compute.
   llvm::DenseSet<StringAttr> synchronizing;
   /// Host copy names of the functions that reach a cf.assert.
   llvm::DenseSet<StringAttr> asserting;
@@ -295,7 +297,7 @@ LogicalResult GpuModuleToHost::checkContents() {
               "declarations only";
   }
   WalkResult result = deviceModule.walk([](Operation *op) -> WalkResult {
-    if (!isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))
+    if (!isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) || isMmaOp(op))
       return WalkResult::advance();
     if (isa<gpu::GPUModuleOp, gpu::GPUFuncOp, gpu::ReturnOp, gpu::ThreadIdOp,
             gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp, gpu::GlobalIdOp,
@@ -311,6 +313,7 @@ LogicalResult GpuModuleToHost::checkContents() {
                        "gpu.barrier, gpu.shuffle, gpu.rotate, "
                        "gpu.subgroup_broadcast, gpu.all_reduce, "
                        "gpu.subgroup_reduce, gpu.warp_execute_on_lane_0, "
+                       "the gpu.subgroup_mma_* ops, "
                        "gpu.printf and gpu.dynamic_shared_memory";
     return WalkResult::interrupt();
   });
@@ -353,9 +356,10 @@ llvm::DenseSet<StringAttr> GpuModuleToHost::findFunctionsThatReach(
 
 void GpuModuleToHost::findFunctionsThatSynchronize() {
   synchronizing = findFunctionsThatReach([](Operation *op) {
-    // Barriers, shuffles, broadcasts and warp synchronizations, where the
-    // lanes meet.
-    return isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupBroadcastOp>(op) ||
+    // Barriers, shuffles, broadcasts, matrix multiply-accumulates and warp
+    // synchronizations, where the lanes meet.
+    return isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupBroadcastOp,
+               gpu::SubgroupMmaComputeOp>(op) ||
            isWarpSync(op);
   });
   asserting = findFunctionsThatReach(
@@ -947,6 +951,12 @@ LogicalResult GpuModuleToHost::compile() {
       if (failed(SymbolTable::replaceAllSymbolUses(from, to, copy)))
         return copy.emitError() << "cannot rename the uses of " << from;
   }
+  // The mma ops first: they become per-lane code that uses the id ops.
+  SmallVector<func::FuncOp> copyList;
+  for (auto [function, copy] : copies)
+    copyList.push_back(copy);
+  if (failed(lowerHostMmaOps(copyList)))
+    return failure();
   for (auto [function, copy] : copies)
     if (failed(lowerDeviceOps(copy)))
       return failure();

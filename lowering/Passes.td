@@ -178,11 +178,16 @@ def HostKernels : Pass<"gpu-runner-host-kernels", "::mlir::ModuleOp"> {
     with the file, line and function its location gives (as upstream's
     NVVM lowering passes them to `__assertfail`); workgroup attributions
     and `gpu.dynamic_shared_memory` are views of the block's workgroup
-    memory, private attributions are stack memory.
+    memory, private attributions are stack memory. The `gpu.subgroup_mma_*`
+    ops come first (HostMma.h): every `!gpu.mma_matrix` becomes its lane's
+    slice, a vector, and `gpu.subgroup_mma_compute` gathers A and B from
+    the subgroup's lanes through `mgpuHostSubgroupGatherAt`, where the
+    lanes meet as at a shuffle.
 
     For each kernel two more functions are made: a block function and an
     entry that unpacks the launch's arguments from a struct and calls it.
-    A kernel that reaches no barrier, shuffle or broadcast gets a block function
+    A kernel that reaches no barrier, shuffle, broadcast or mma compute gets
+    a block function
     that loops over the block's threads, for the optimizer to vectorize. A
     kernel whose barriers every thread reaches together is cut at them into
     such loops (BarrierSplitting.h), unless it has a `cf.assert`: a thread
@@ -261,17 +266,30 @@ def SubgroupBroadcastToNVVM : Pass<"gpu-runner-subgroup-broadcast-to-nvvm",
   ];
 }
 
-def CheckHipKernelOps : Pass<"gpu-runner-check-hip-kernel-ops",
-                              "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Refuse the kernel ops AMD GPUs have no equivalent for, "
-                "by name";
+def RefuseTargetOps : Pass<"gpu-runner-refuse-target-ops",
+                             "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Refuse, by name, the kernel ops a GPU target's lowering "
+                "lacks";
   let description = [{
-    Upstream's ROCDL lowering reports such an op as one it failed to
-    legalize. This pass stops at it first with the reason: the thread block
-    cluster ops (`gpu.cluster_id`, `gpu.cluster_dim`,
-    `gpu.cluster_dim_blocks`, `gpu.cluster_block_id`), since HIP has no
-    clusters.
+    Upstream's GPU lowerings leave an op they have no pattern for
+    unconverted, and report it as an op that failed to legalize, or worse.
+    The GPU pipelines run this pass first: the first op the target cannot
+    take is an error that names it, says why and which backend runs it.
+
+    - ROCDL (HIP): the gpu dialect's mma ops (`gpu.subgroup_mma_*`), which
+      upstream lowers to NVVM only, and the thread block cluster ops
+      (`gpu.cluster_id`, `gpu.cluster_dim`, `gpu.cluster_dim_blocks`,
+      `gpu.cluster_block_id`), since HIP has no clusters.
+    - NVVM (CUDA): `gpu.subgroup_mma_extract_thread_local` and
+      `insert_thread_local`, which upstream's NVVM lowering has no pattern
+      for, and the element-wise mma ops other than `addf`, `mulf`, `divf`,
+      `maxf` and `minf`, on which it stops the process (an unreachable).
   }];
+  let options = [
+    Option<"nvvm", "nvvm", "bool", /*default=*/"false",
+           "Refuse what upstream's NVVM lowering lacks (CUDA); without it, "
+           "what its ROCDL lowering lacks (HIP)">,
+  ];
 }
 
 def TrapUnreachable : Pass<"gpu-runner-trap-unreachable",
@@ -405,6 +423,11 @@ def CheckBounds : Pass<"gpu-runner-check-bounds", "::mlir::gpu::GPUModuleOp"> {
     live device allocation (freed, out of bounds, in no allocation) for
     device memory; host, workgroup and private memory are not in the
     allocation table and are checked by shape only.
+    A gpu.subgroup_mma_load_matrix or gpu.subgroup_mma_store_matrix is
+    checked the same way for its first element, and for the bytes from its
+    first element to its last (rows, or columns when transposed,
+    leadDimension elements apart) against the allocation: each lane checks
+    the whole matrix.
 
     ```mlir
     %v = memref.load %m[%i] : memref<16xf32>

@@ -172,10 +172,12 @@ void addKernelDialectPasses(OpPassManager &kernels) {
 /// Compiles every gpu.module, its NVVM target attached, into a gpu.binary.
 void buildCudaKernelPipeline(OpPassManager &pm,
                              const PipelineOptions &options) {
-  // Subgroup reductions become shuffles as on the host.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // The ops upstream's NVVM lowering lacks, by name, before anything.
+  kernels.addPass(createRefuseTargetOps(RefuseTargetOpsOptions{/*nvvm=*/true}));
   kernels.addPass(createLowerWarpExecute(
       LowerWarpExecuteOptions{/*subgroupSize=*/32, /*target=*/"nvvm"}));
+  // Subgroup reductions become shuffles as on the host.
   kernels.addPass(createLowerGpuReductions(LowerGpuReductionsOptions{
       /*subgroupSize=*/32, /*shuffleBitwidth=*/32, /*lowerSubgroupId=*/true}));
   // Which upstream's NVVM lowering lacks; ROCDL's has it.
@@ -196,7 +198,8 @@ void buildCudaKernelPipeline(OpPassManager &pm,
 /// holding an AMDGPU code object.
 void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createCheckHipKernelOps());
+  // The ops upstream's ROCDL lowering lacks, by name, before anything.
+  kernels.addPass(createRefuseTargetOps());
   kernels.addPass(createLowerWarpExecute(LowerWarpExecuteOptions{
       /*subgroupSize=*/getAmdgpuWaveSize(options.gpuChip),
       /*target=*/"rocdl"}));

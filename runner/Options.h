@@ -157,7 +157,8 @@ struct RunnerOptions {
   llvm::cl::opt<bool> checkBounds{
       "check-bounds",
       llvm::cl::desc("Check at run time, and report the first bad one: every "
-                     "memref load and store of the kernels against the "
+                     "memref load and store (matrix loads and stores too) "
+                     "of the kernels against the "
                      "memref's shape and the device allocations (host "
                      "backend), and the host code's memref loads, stores, "
                      "subviews, casts, reinterpret casts, copies and linalg "

@@ -6,5 +6,5 @@
 // RUN: %expect-exit-1 %gpu-runner-hip --compile-only --gpu-chip=gfx90a %S/../run/kernels/clusters.mlir 2>&1 | FileCheck %s --implicit-check-not=error:
 
 // Each gpu.module of the file reports its first.
-// CHECK: clusters.mlir:24:14: error: 'gpu.cluster_id' is not supported on AMD GPUs: HIP has no thread block clusters (a CUDA feature of sm_90 and newer); compute the block's position from gpu.block_id instead
-// CHECK: clusters.mlir:78:11: error: 'gpu.cluster_id' is not supported on AMD GPUs
+// CHECK: clusters.mlir:24:14: error: 'gpu.cluster_id' cannot be compiled for AMD GPUs: HIP has no thread block clusters (a CUDA feature of sm_90 and newer); compute the block's position from gpu.block_id instead
+// CHECK: clusters.mlir:78:11: error: 'gpu.cluster_id' cannot be compiled for AMD GPUs

@@ -84,6 +84,7 @@ enum class FiberBlock::ThreadState : uint8_t {
   AtBarrier,   // waits at `loc`
   AtShuffle,   // waits at `loc` with value, sourceLane and width
   AtBroadcast, // waits at `loc` with value and sourceLane (-1: first active)
+  AtGather,    // waits at `loc` with gatherSlice, gatherTarget, gatherBytes
   Finished,    // its entry returned; the fiber waits for the next block
   Failed,      // failed an assertion; its fiber is never resumed
 };
@@ -99,6 +100,11 @@ struct FiberBlock::Slot {
   uint64_t result = 0;
   int32_t sourceLane = 0;
   int32_t width = 0;
+  /// At a gather: the thread's slice, where the subgroup's slices go, and
+  /// the bytes of one slice.
+  const void *gatherSlice = nullptr;
+  void *gatherTarget = nullptr;
+  int64_t gatherBytes = 0;
   /// How the scheduler resumes the fiber; empty while it runs, and for a
   /// slot whose fiber was abandoned or not created yet.
   bctx::fiber fiber;
@@ -468,6 +474,15 @@ uint64_t FiberBlock::broadcast(HostKernelContext *context, uint64_t value,
                                   sourceLane, /*width=*/0, loc);
 }
 
+void FiberBlock::gather(HostKernelContext *context, const void *slice,
+                        void *gathered, int64_t bytes, const char *loc) {
+  Slot &slot = *static_cast<Slot *>(context->runtime);
+  slot.gatherSlice = slice;
+  slot.gatherTarget = gathered;
+  slot.gatherBytes = bytes;
+  slot.block->waitForLanes(slot, ThreadState::AtGather, 0, 0, /*width=*/0, loc);
+}
+
 uint64_t FiberBlock::waitForLanes(Slot &slot, ThreadState state, uint64_t value,
                                   int32_t sourceLane, int32_t width,
                                   const char *loc) {
@@ -504,8 +519,14 @@ Status FiberBlock::completeShuffle(uint32_t subgroup, bool &completed) {
   uint32_t base = subgroup * kSubgroupSize;
   uint32_t lanes = std::min(kSubgroupSize, threadCount - base);
   // Every shuffle needs lane 0, so lane 0's is the only one that can
-  // complete; failing that, a broadcast.
+  // complete; failing that, a broadcast. So does every gather.
   const Slot &first = *slots[base];
+  if (first.state == ThreadState::AtGather) {
+    GPU_RUNNER_RETURN_IF_ERROR(completeGather(subgroup, completed));
+    if (!completed)
+      completeBroadcast(subgroup, completed);
+    return Status();
+  }
   if (first.state != ThreadState::AtShuffle) {
     completeBroadcast(subgroup, completed);
     return Status();
@@ -544,6 +565,45 @@ Status FiberBlock::completeShuffle(uint32_t subgroup, bool &completed) {
     // A lane missing from a partial last subgroup has no value: like an
     // inactive lane on a GPU, reading it gives the reader's own.
     slot.result = source < lanes ? slots[base + source]->value : slot.value;
+    slot.state = ThreadState::Running;
+    woken.push_back(base + lane);
+    --shuffleWaiters[subgroup];
+  }
+  completed = true;
+  return Status();
+}
+
+Status FiberBlock::completeGather(uint32_t subgroup, bool &completed) {
+  completed = false;
+  uint32_t base = subgroup * kSubgroupSize;
+  uint32_t lanes = std::min(kSubgroupSize, threadCount - base);
+  const Slot &first = *slots[base];
+  // The lowering stops a thread of a partial subgroup before any mma op.
+  if (lanes < kSubgroupSize)
+    return errorAt(first.loc, "gpu.subgroup_mma_compute",
+                   "subgroup " + std::to_string(subgroup) + " of " + where() +
+                       " has " + std::to_string(lanes) +
+                       " lanes: a bug of the host kernel lowering, which "
+                       "checks for whole subgroups first");
+  for (uint32_t lane = 1; lane < lanes; ++lane) {
+    const Slot &slot = *slots[base + lane];
+    if (slot.state != ThreadState::AtGather || !sameLoc(slot.loc, first.loc))
+      return Status(); // not all there yet
+    if (slot.gatherBytes != first.gatherBytes)
+      return errorAt(first.loc, "gpu.subgroup_mma_compute",
+                     "the lanes of subgroup " + std::to_string(subgroup) +
+                         " of " + where() +
+                         " gather slices of different sizes: a bug of the "
+                         "host kernel lowering");
+  }
+  // Every lane waits, so every slice (on its lane's stack) is still there.
+  size_t bytes = static_cast<size_t>(first.gatherBytes);
+  for (uint32_t lane = 0; lane < lanes; ++lane) {
+    Slot &slot = *slots[base + lane];
+    char *target = static_cast<char *>(slot.gatherTarget);
+    for (uint32_t source = 0; source < lanes; ++source)
+      std::memcpy(target + source * bytes, slots[base + source]->gatherSlice,
+                  bytes);
     slot.state = ThreadState::Running;
     woken.push_back(base + lane);
     --shuffleWaiters[subgroup];
@@ -600,7 +660,8 @@ Status FiberBlock::deadlock() const {
                            : ", " + std::to_string(finishedCount) + " returned";
     for (uint32_t i = 0; i < threadCount; ++i) {
       const Slot &slot = *slots[i];
-      if (slot.state != ThreadState::AtShuffle)
+      if (slot.state != ThreadState::AtShuffle &&
+          slot.state != ThreadState::AtGather)
         continue;
       return errorAt(
           barrierLoc, "gpu.barrier",
@@ -619,14 +680,19 @@ Status FiberBlock::deadlock() const {
   // that of the first lane that waits.
   const Slot *target = nullptr;
   for (uint32_t lane = 0; lane < lanes && !target; ++lane)
-    if (slots[base + lane]->state == ThreadState::AtShuffle)
+    if (slots[base + lane]->state == ThreadState::AtShuffle ||
+        slots[base + lane]->state == ThreadState::AtGather)
       target = slots[base + lane].get();
   const char *loc = target->loc;
-  uint32_t needed = std::min(static_cast<uint32_t>(target->width), lanes);
+  // A gather (gpu.subgroup_mma_compute) needs every lane of the subgroup.
+  bool gathers = target->state == ThreadState::AtGather;
+  const char *op = gathers ? "gpu.subgroup_mma_compute" : "gpu.shuffle";
+  uint32_t needed =
+      gathers ? lanes : std::min(static_cast<uint32_t>(target->width), lanes);
   auto atTarget = [&](const Slot &slot) {
-    return slot.state == ThreadState::AtShuffle && sameLoc(slot.loc, loc);
+    return slot.state == target->state && sameLoc(slot.loc, loc);
   };
-  for (uint32_t lane = 0; lane < lanes; ++lane) {
+  for (uint32_t lane = 0; lane < lanes && !gathers; ++lane) {
     const Slot &slot = *slots[base + lane];
     if (atTarget(slot) && slot.width != target->width)
       return errorAt(loc, "gpu.shuffle",
@@ -640,7 +706,9 @@ Status FiberBlock::deadlock() const {
                          "; all the lanes must pass the same width");
   }
   std::string needs =
-      "this shuffle of width " + std::to_string(target->width) + " needs " +
+      (gathers ? std::string("this matrix multiply-accumulate")
+               : "this shuffle of width " + std::to_string(target->width)) +
+      " needs " +
       (needed == 1 ? "lane 0" : "lanes 0-" + std::to_string(needed - 1)) +
       " of subgroup " + std::to_string(subgroup);
   for (uint32_t lane = 0; lane < needed; ++lane) {
@@ -665,11 +733,11 @@ Status FiberBlock::deadlock() const {
     else
       what = std::string(several ? " wait at " : " waits at ") +
              describeOp(slot.loc);
-    return errorAt(loc, "gpu.shuffle",
+    return errorAt(loc, op,
                    "deadlock in " + where() + ": " + needs + ", but " +
                        laneRange(base + lane, base + last) + what);
   }
-  return errorAt(loc, "gpu.shuffle",
+  return errorAt(loc, op,
                  "deadlock in " + where() + ": " + needs +
                      ", and they wait at it");
 }

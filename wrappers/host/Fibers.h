@@ -87,6 +87,11 @@ public:
   /// the first active lane.
   static uint64_t broadcast(HostKernelContext *context, uint64_t value,
                             int32_t sourceLane, const char *loc);
+  /// The all-gather of gpu.subgroup_mma_compute (see HostKernelAbi.def):
+  /// returns once `gathered` holds the `bytes` at `slice` of every lane of
+  /// the caller's subgroup, in lane order.
+  static void gather(HostKernelContext *context, const void *slice,
+                     void *gathered, int64_t bytes, const char *loc);
 
   /// cf.assert failed in the GPU thread whose context is `context`: records
   /// it and ends the thread; the others go on, and a thread that ended so no
@@ -130,6 +135,7 @@ private:
   Status completeShuffles();
   Status completeShuffle(uint32_t subgroup, bool &completed);
   void completeBroadcast(uint32_t subgroup, bool &completed);
+  Status completeGather(uint32_t subgroup, bool &completed);
   Status deadlock() const;
   Status abandon(Status status);
 

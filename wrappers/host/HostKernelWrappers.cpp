@@ -139,6 +139,44 @@ uint64_t mgpuHostBroadcastAt(void *context, uint64_t value, int32_t sourceLane,
       loc);
 }
 
+void mgpuHostSubgroupGatherAt(void *context, void *slice, void *gathered,
+                              int64_t sliceBytes, const char *loc) {
+  FiberBlock::gather(fiberContext(context, loc, "gpu.subgroup_mma_compute"),
+                     slice, gathered, sliceBytes, loc);
+}
+
+void mgpuHostMmaFailAt(int32_t reason, int64_t value, int64_t limit,
+                       int64_t threadX, int64_t threadY, int64_t threadZ,
+                       int64_t blockX, int64_t blockY, int64_t blockZ,
+                       const char *loc) {
+  const char *kernel = runningKernel().name;
+  int64_t thread[3] = {threadX, threadY, threadZ};
+  int64_t block[3] = {blockX, blockY, blockZ};
+  auto ids = [](const int64_t *id) {
+    return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " +
+           std::to_string(id[2]) + ")";
+  };
+  std::string where = "kernel '" + std::string(kernel ? kernel : "(unknown)") +
+                      "', block " + ids(block) + ", thread " + ids(thread) +
+                      ": ";
+  if (reason == 0)
+    reportFatalError(
+        loc, where + "the thread's subgroup has " + std::to_string(value) +
+                 " of " + std::to_string(limit) +
+                 " lanes (the block's size is not a multiple of " +
+                 std::to_string(limit) +
+                 "); warp matrix operations need every lane of the "
+                 "subgroup, as on a GPU, where they \"must be called by all "
+                 "threads in the warp\" (CUDA C++ Programming Guide, Warp "
+                 "Matrix Functions)");
+  reportFatalError(loc, where + "index " + std::to_string(value) +
+                            " is outside [0, " + std::to_string(limit) +
+                            "), the lane's part of the matrix: each of the " +
+                            std::to_string(kHostSubgroupSize) +
+                            " lanes holds " + std::to_string(limit) +
+                            " of its elements");
+}
+
 void mgpuHostAssertFailAt(void *context, int64_t threadX, int64_t threadY,
                           int64_t threadZ, const char *message,
                           const char *file, int32_t line,

@@ -36,6 +36,8 @@ const char *const kShuffleA = "gpu.shuffle@f.mlir:12:9";
 const char *const kShuffleB = "gpu.shuffle@f.mlir:14:9";
 const char *const kBroadcastA = "gpu.subgroup_broadcast@f.mlir:16:9";
 const char *const kBroadcastB = "gpu.subgroup_broadcast@f.mlir:18:9";
+const char *const kGatherA = "gpu.subgroup_mma_compute@f.mlir:20:9";
+const char *const kGatherB = "gpu.subgroup_mma_compute@f.mlir:22:9";
 
 /// The context of a block, as BlockRunner makes it.
 HostKernelContext blockContext(int64_t x, int64_t y = 1, int64_t z = 1,
@@ -573,6 +575,87 @@ TEST_CASE("lanes that return before a shuffle the others wait at are a "
                  "width 32 needs lanes 0-31 of subgroup 1, but lanes 16-31 "
                  "(threads (48, 0, 0) to (63, 0, 0)) returned without "
                  "reaching it");
+}
+
+TEST_CASE("a gather gives every lane the slices of its subgroup in lane order",
+          "[fibers]") {
+  // Two subgroups, each lane with a slice of three values; each lane
+  // gathers twice, so that a slice changed between gathers shows.
+  FiberBlock fibers;
+  Record record(64 * 96);
+  auto kernel = [](HostKernelContext *context, void *args) {
+    Record &record = recordOf(args);
+    int64_t id = linearId(context);
+    int64_t slice[3] = {id * 10, id * 10 + 1, id * 10 + 2};
+    int64_t gathered[96];
+    mgpuHostSubgroupGatherAt(context, slice, gathered, sizeof(slice), kGatherA);
+    for (int64_t &value : slice)
+      value = -value;
+    int64_t again[96];
+    mgpuHostSubgroupGatherAt(context, slice, again, sizeof(slice), kGatherB);
+    for (int64_t i = 0; i < 96; ++i)
+      record.values[id * 96 + i] =
+          gathered[i] + 1000000 * (again[i] != -gathered[i]);
+  };
+  REQUIRE_OK(fibers.run(kernel, &record, blockContext(64), "k"));
+  for (int64_t id = 0; id < 64; ++id) {
+    INFO("thread " << id);
+    int64_t first = id / 32 * 32;
+    for (int64_t i = 0; i < 96; ++i)
+      CHECK(record.values[id * 96 + i] == (first + i / 3) * 10 + i % 3);
+  }
+}
+
+TEST_CASE("lanes that return before a gather the others wait at are a "
+          "deadlock",
+          "[fibers][errors]") {
+  FiberBlock fibers;
+  auto kernel = [](HostKernelContext *context, void *) {
+    if (linearId(context) >= 20)
+      return;
+    int64_t slice = 1, gathered[32];
+    mgpuHostSubgroupGatherAt(context, &slice, gathered, sizeof(slice),
+                             kGatherA);
+  };
+  requireFailure(fibers.run(kernel, nullptr, blockContext(32), "k"), kGatherA,
+                 "deadlock in kernel 'k', block (0, 0, 0): this matrix "
+                 "multiply-accumulate needs lanes 0-31 of subgroup 0, but "
+                 "lanes 20-31 (threads (20, 0, 0) to (31, 0, 0)) returned "
+                 "without reaching it");
+}
+
+TEST_CASE("a lane at another gather is named in the deadlock",
+          "[fibers][errors]") {
+  FiberBlock fibers;
+  auto kernel = [](HostKernelContext *context, void *) {
+    int64_t slice = 1, gathered[32];
+    mgpuHostSubgroupGatherAt(context, &slice, gathered, sizeof(slice),
+                             linearId(context) == 7 ? kGatherB : kGatherA);
+  };
+  requireFailure(fibers.run(kernel, nullptr, blockContext(32), "k"), kGatherA,
+                 "deadlock in kernel 'k', block (0, 0, 0): this matrix "
+                 "multiply-accumulate needs lanes 0-31 of subgroup 0, but "
+                 "lane 7 (thread (7, 0, 0)) waits at gpu.subgroup_mma_compute "
+                 "at f.mlir:22:9");
+}
+
+TEST_CASE("threads at a gather while others wait at a barrier are named in "
+          "the barrier's deadlock",
+          "[fibers][errors]") {
+  FiberBlock fibers;
+  auto kernel = [](HostKernelContext *context, void *) {
+    // Half of subgroup 1 gathers: the gather cannot complete.
+    int64_t id = linearId(context), slice = 1, gathered[32];
+    if (id < 32 || id >= 48)
+      barrier(context);
+    else
+      mgpuHostSubgroupGatherAt(context, &slice, gathered, sizeof(slice),
+                               kGatherA);
+  };
+  requireFailure(fibers.run(kernel, nullptr, blockContext(64), "k"), kBarrierA,
+                 "deadlock in kernel 'k', block (0, 0, 0): 48 of 64 threads "
+                 "wait at this barrier, but thread (32, 0, 0) waits at "
+                 "gpu.subgroup_mma_compute at f.mlir:20:9");
 }
 
 TEST_CASE("a lane at another shuffle is named in the deadlock",

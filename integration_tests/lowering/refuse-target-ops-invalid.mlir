@@ -1,0 +1,38 @@
+// RUN: %gpu-runner-opt --pass-pipeline='builtin.module(gpu.module(gpu-runner-refuse-target-ops{nvvm=true}))' --split-input-file --verify-diagnostics %s
+// RUN: not %gpu-runner-opt --pass-pipeline='builtin.module(gpu.module(gpu-runner-refuse-target-ops))' --split-input-file %s 2>&1 | FileCheck %s --check-prefix=ROCDL
+
+// What upstream's NVVM lowering cannot take is refused by name, for CUDA;
+// for AMD GPUs (ROCDL), whose lowering has none, every mma op.
+
+gpu.module @kernels {
+  gpu.func @thread_local(%x: f32, %i: index) kernel {
+    // ROCDL: refuse-target-ops-invalid.mlir:[[# @LINE + 1]]:10: error: 'gpu.subgroup_mma_constant_matrix' cannot be compiled for AMD GPUs: upstream MLIR lowers the gpu dialect's mma ops to NVVM only; run the program with gpu-runner-host or gpu-runner-cuda
+    %m = gpu.subgroup_mma_constant_matrix %x : !gpu.mma_matrix<16x16xf32, "COp">
+    // expected-error @below {{'gpu.subgroup_mma_extract_thread_local' cannot be compiled for NVIDIA GPUs: upstream's NVVM lowering has no pattern for it; gpu-runner-host runs it}}
+    %v = gpu.subgroup_mma_extract_thread_local %m[%i] : !gpu.mma_matrix<16x16xf32, "COp"> -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @insert(%x: f32, %i: index) kernel {
+    %m = gpu.subgroup_mma_constant_matrix %x : !gpu.mma_matrix<16x16xf32, "COp">
+    // expected-error @below {{'gpu.subgroup_mma_insert_thread_local' cannot be compiled for NVIDIA GPUs: upstream's NVVM lowering has no pattern for it; gpu-runner-host runs it}}
+    %n = gpu.subgroup_mma_insert_thread_local %x, %m[%i] : f32, !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @subf(%x: f32) kernel {
+    %m = gpu.subgroup_mma_constant_matrix %x : !gpu.mma_matrix<16x16xf32, "COp">
+    %sum = gpu.subgroup_mma_elementwise addf %m, %m : (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp">
+    // expected-error @below {{'gpu.subgroup_mma_elementwise' cannot be compiled for NVIDIA GPUs: subf is not among the element-wise ops upstream's NVVM lowering has (addf, mulf, divf, maxf, minf); gpu-runner-host runs it}}
+    %d = gpu.subgroup_mma_elementwise subf %sum, %m : (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp">
+    gpu.return
+  }
+}
