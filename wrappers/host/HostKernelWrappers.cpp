@@ -47,6 +47,23 @@ HostKernelContext *fiberContext(void *context, const char *loc,
   return threadContext;
 }
 
+/// "(x, y, z)".
+std::string formatIds(const int64_t *id) {
+  return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " +
+         std::to_string(id[2]) + ")";
+}
+
+/// "kernel 'NAME', block (x, y, z), thread (x, y, z)": the running kernel's
+/// thread that calls.
+std::string describeThread(int64_t threadX, int64_t threadY, int64_t threadZ,
+                           int64_t blockX, int64_t blockY, int64_t blockZ) {
+  const char *kernel = runningKernel().name;
+  int64_t thread[3] = {threadX, threadY, threadZ};
+  int64_t block[3] = {blockX, blockY, blockZ};
+  return "kernel '" + std::string(kernel ? kernel : "(unknown)") + "', block " +
+         formatIds(block) + ", thread " + formatIds(thread);
+}
+
 /// The JIT'd program's abort(), which a failed cf.assert lowered by upstream
 /// (in input already in the LLVM dialect) calls once it has printed its
 /// message: an error with status 1 that says where it happened, instead of
@@ -57,13 +74,9 @@ HostKernelContext *fiberContext(void *context, const char *loc,
                       "a call of abort()";
   if (!kernel.name)
     reportFatalError(nullptr, std::string("the program aborted: ") + cause);
-  auto ids = [](const int64_t *id) {
-    return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " +
-           std::to_string(id[2]) + ")";
-  };
-  std::string where = "block " + ids(kernel.blockId);
+  std::string where = "block " + formatIds(kernel.blockId);
   if (kernel.threadId)
-    where += ", thread " + ids(kernel.threadId);
+    where += ", thread " + formatIds(kernel.threadId);
   reportFatalError(kernel.launchLoc ? kernel.launchLoc : "gpu.launch_func",
                    "kernel '" + std::string(kernel.name) + "' aborted in " +
                        where + ": " + cause);
@@ -149,16 +162,8 @@ void mgpuHostMmaFailAt(int32_t reason, int64_t value, int64_t limit,
                        int64_t threadX, int64_t threadY, int64_t threadZ,
                        int64_t blockX, int64_t blockY, int64_t blockZ,
                        const char *loc) {
-  const char *kernel = runningKernel().name;
-  int64_t thread[3] = {threadX, threadY, threadZ};
-  int64_t block[3] = {blockX, blockY, blockZ};
-  auto ids = [](const int64_t *id) {
-    return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " +
-           std::to_string(id[2]) + ")";
-  };
-  std::string where = "kernel '" + std::string(kernel ? kernel : "(unknown)") +
-                      "', block " + ids(block) + ", thread " + ids(thread) +
-                      ": ";
+  std::string where =
+      describeThread(threadX, threadY, threadZ, blockX, blockY, blockZ) + ": ";
   if (reason == 0)
     reportFatalError(
         loc, where + "the thread's subgroup has " + std::to_string(value) +
@@ -215,18 +220,12 @@ void mgpuHostCheckAccessAt(intptr_t address, int64_t bytes, int32_t isStore,
                                             static_cast<uint64_t>(bytes), what);
   if (status.ok())
     return;
-  const char *kernel = runningKernel().name;
-  int64_t thread[3] = {threadX, threadY, threadZ};
-  int64_t block[3] = {blockX, blockY, blockZ};
-  auto ids = [](const int64_t *id) {
-    return "(" + std::to_string(id[0]) + ", " + std::to_string(id[1]) + ", " +
-           std::to_string(id[2]) + ")";
-  };
   reportFatalError(
       reinterpret_cast<const char *>(loc),
       std::string(badDimension >= 0 ? "out-of-bounds " : "invalid ") + what +
-          " in kernel '" + (kernel ? kernel : "(unknown)") + "', block " +
-          ids(block) + ", thread " + ids(thread) + ": " + status.message());
+          " in " +
+          describeThread(threadX, threadY, threadZ, blockX, blockY, blockZ) +
+          ": " + status.message());
 }
 
 } // extern "C"
