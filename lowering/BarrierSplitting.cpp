@@ -1,11 +1,14 @@
 //===- BarrierSplitting.cpp - Kernels with barriers as loops over threads -===//
 //
 // Two steps. The analysis finds the values that are the same for every
-// thread of a block (uniform), checks that every barrier is reached
-// uniformly, and cuts each block of ops into pieces at barriers and at the
-// ops that contain barriers ("sync ops"). The emission writes the pieces as
-// loops over the threads, runs the sync ops once for the block, and keeps
-// per-thread values that cross a cut in buffers of one element per thread.
+// thread of a block (uniform), checks that every barrier and lane exchange
+// (shuffle or broadcast) is reached uniformly, and cuts each block of ops
+// into pieces at barriers, at exchanges and at the ops that contain them
+// ("sync ops"). The emission writes the pieces as loops over the threads,
+// runs the sync ops once for the block, and keeps per-thread values that
+// cross a cut in buffers of one element per thread. An exchange starts the
+// piece after its cut: by then every lane's value is in its buffer, and each
+// thread reads its source lane's there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +21,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -25,6 +29,14 @@
 using namespace mlir;
 
 namespace gpu_runner {
+
+namespace {
+// The operands of mgpuHostShuffleAt (context, value, source lane, width,
+// location) and mgpuHostBroadcastAt (context, value, source lane, location).
+constexpr unsigned kExchangeValueOperand = 1;
+constexpr unsigned kExchangeLaneOperand = 2;
+constexpr unsigned kShuffleWidthOperand = 3;
+} // namespace
 
 class BarrierSplitter::KernelPieces {
 public:
@@ -42,7 +54,17 @@ private:
   bool isBarrier(Operation *op) const {
     return isRuntimeCall(op, MgpuFunction::mgpuHostBarrierAt);
   }
-  bool containsBarrier(Operation *op) const;
+  bool isShuffle(Operation *op) const {
+    return isRuntimeCall(op, MgpuFunction::mgpuHostShuffleAt);
+  }
+  bool isBroadcast(Operation *op) const {
+    return isRuntimeCall(op, MgpuFunction::mgpuHostBroadcastAt);
+  }
+  bool isExchange(Operation *op) const {
+    return isShuffle(op) || isBroadcast(op);
+  }
+  bool containsCut(Operation *op) const;
+  bool canExchangeInLoops(Operation *op) const;
   bool synchronizes(Operation *op) const;
   bool isUniform(Value value) const { return !perThread.contains(value); }
   bool allUniform(ValueRange values) const {
@@ -57,6 +79,8 @@ private:
 
   // Emission.
   Value getBuffer(Value value, Location loc);
+  Value emitExchange(Operation *op, OpBuilder &b, const IRMapping &threadMap,
+                     Value linear);
   template <typename Fn>
   void emitThreadLoop(OpBuilder &b, Location loc, Fn body);
   void emitBlock(Block &block, OpBuilder &b, IRMapping &map);
@@ -75,8 +99,11 @@ private:
   llvm::DenseSet<Value> perThread;
   /// Ops computed once for the block, outside the thread loops.
   llvm::DenseSet<Operation *> uniformOps;
-  /// Ops with regions that contain barriers, run once for the block.
+  /// Ops with regions that contain barriers or exchanges, run once for the
+  /// block.
   llvm::DenseSet<Operation *> syncOps;
+  /// Shuffles and broadcasts, each the first op of a piece.
+  llvm::SetVector<Operation *> exchanges;
   /// Per-thread values kept in buffers: those used past the piece that
   /// computes them, and the per-thread values sync ops carry or yield.
   llvm::SetVector<Value> buffered;
@@ -100,13 +127,24 @@ bool BarrierSplitter::KernelPieces::isRuntimeCall(Operation *op,
   return call && call.getCallee() == getMgpuFunctionName(fn);
 }
 
-bool BarrierSplitter::KernelPieces::containsBarrier(Operation *op) const {
+bool BarrierSplitter::KernelPieces::containsCut(Operation *op) const {
   return op
       ->walk([&](Operation *nested) {
-        return isBarrier(nested) ? WalkResult::interrupt()
-                                 : WalkResult::advance();
+        return isBarrier(nested) || isExchange(nested) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+/// A shuffle runs in the loops if its width is a constant the runtime would
+/// accept (it reports others, on fibers); a broadcast always does.
+bool BarrierSplitter::KernelPieces::canExchangeInLoops(Operation *op) const {
+  if (!isShuffle(op))
+    return true;
+  APInt width;
+  return matchPattern(op->getOperand(kShuffleWidthOperand),
+                      m_ConstantInt(&width)) &&
+         width.getSExtValue() >= 1 && width.getSExtValue() <= kHostSubgroupSize;
 }
 
 /// Shuffles, broadcasts, the gathers of matrix multiply-accumulates, and
@@ -289,7 +327,14 @@ bool BarrierSplitter::KernelPieces::analyzeBlock(Block &block) {
       ++current;
       continue;
     }
-    if (containsBarrier(&op)) {
+    if (isExchange(&op)) {
+      if (!canExchangeInLoops(&op))
+        return false;
+      exchanges.insert(&op);
+      piece[&op] = ++current;
+      continue;
+    }
+    if (containsCut(&op)) {
       if (!analyzeSyncOp(&op))
         return false;
       syncOps.insert(&op);
@@ -329,7 +374,14 @@ bool BarrierSplitter::KernelPieces::canSplit() {
   if (!body.hasOneBlock())
     return false;
   findPerThreadValues();
-  return analyzeBlock(body.front());
+  if (!analyzeBlock(body.front()))
+    return false;
+  // An exchange reads its source lane's value from the buffer its cut left
+  // it in: a per-thread value without one (a thread id itself) needs fibers.
+  return llvm::all_of(exchanges, [&](Operation *op) {
+    Value value = op->getOperand(kExchangeValueOperand);
+    return isUniform(value) || buffered.contains(value);
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -409,8 +461,12 @@ void BarrierSplitter::KernelPieces::emitSegment(ArrayRef<Operation *> segment,
                                                 ValueRange{linear}));
       });
 
-    for (Operation *op : segment)
-      b.clone(*op, threadMap);
+    for (Operation *op : segment) {
+      if (exchanges.contains(op))
+        threadMap.map(op->getResult(0), emitExchange(op, b, threadMap, linear));
+      else
+        b.clone(*op, threadMap);
+    }
 
     // And those later pieces use go to theirs.
     for (Operation *op : segment)
@@ -419,6 +475,48 @@ void BarrierSplitter::KernelPieces::emitSegment(ArrayRef<Operation *> segment,
           memref::StoreOp::create(b, loc, threadMap.lookup(result),
                                   getBuffer(result, loc), ValueRange{linear});
   });
+}
+
+/// What a thread reads at a shuffle or broadcast whose cut every lane's
+/// value is stored before: the value of its source lane, as the runtime
+/// gives it on fibers. A broadcast's lane -1 is the first active lane, lane
+/// 0 where every lane is active; a source lane past the lanes of a partial
+/// subgroup gives the reader its own value.
+Value BarrierSplitter::KernelPieces::emitExchange(Operation *op, OpBuilder &b,
+                                                  const IRMapping &threadMap,
+                                                  Value linear) {
+  Location loc = op->getLoc();
+  Value value = op->getOperand(kExchangeValueOperand);
+  if (isUniform(value))
+    return threadMap.lookupOrDefault(value);
+  Value sourceLane =
+      threadMap.lookupOrDefault(op->getOperand(kExchangeLaneOperand));
+  Type i32 = b.getI32Type();
+  auto constantI32 = [&](int32_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  };
+  if (isBroadcast(op))
+    sourceLane = arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, sourceLane,
+                              constantI32(-1)),
+        constantI32(0), sourceLane);
+  Value subgroupSize =
+      arith::ConstantIndexOp::create(b, loc, kHostSubgroupSize);
+  Value lane = arith::RemUIOp::create(b, loc, linear, subgroupSize);
+  Value base = arith::SubIOp::create(b, loc, linear, lane);
+  Value lanes = arith::IndexCastOp::create(
+      b, loc, i32,
+      arith::MinUIOp::create(b, loc, subgroupSize,
+                             arith::SubIOp::create(b, loc, threadCount, base)));
+  Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       sourceLane, lanes);
+  Value source = arith::SelectOp::create(
+      b, loc, exists,
+      arith::IndexCastUIOp::create(b, loc, b.getIndexType(), sourceLane), lane);
+  return memref::LoadOp::create(
+      b, loc, getBuffer(value, loc),
+      ValueRange{arith::AddIOp::create(b, loc, base, source)});
 }
 
 /// Stores, for every thread, the value of `values[i]` (in its buffer, a
@@ -556,6 +654,9 @@ void BarrierSplitter::KernelPieces::emitBlock(Block &block, OpBuilder &b,
     if (isBarrier(&op)) {
       emitSegment(segment, b, map);
       segment.clear();
+    } else if (exchanges.contains(&op)) {
+      emitSegment(segment, b, map);
+      segment.assign({&op});
     } else if (syncOps.contains(&op)) {
       emitSegment(segment, b, map);
       segment.clear();
