@@ -75,12 +75,15 @@ private:
   bool markPerThread(ValueRange values);
   bool analyzeBlock(Block &block);
   bool analyzeSyncOp(Operation *op);
+  bool isThreadId(Value value) const;
+  bool isRecomputable(Value value, unsigned depth = 0) const;
   static bool isSpillable(Type type);
 
   // Emission.
   Value getBuffer(Value value, Location loc);
   Value emitExchange(Operation *op, OpBuilder &b, const IRMapping &threadMap,
                      Value linear);
+  Value recompute(Value value, OpBuilder &b, IRMapping &threadMap);
   template <typename Fn>
   void emitThreadLoop(OpBuilder &b, Location loc, Fn body);
   void emitBlock(Block &block, OpBuilder &b, IRMapping &map);
@@ -107,6 +110,13 @@ private:
   /// Per-thread values kept in buffers: those used past the piece that
   /// computes them, and the per-thread values sync ops carry or yield.
   llvm::SetVector<Value> buffered;
+  /// Per-thread values used past the piece that computes them that each
+  /// piece computes again instead, from the thread ids and uniform values:
+  /// a lane id or a shuffle's source lane costs less to compute than to
+  /// store and load.
+  llvm::DenseSet<Value> recomputed;
+  /// What isRecomputable() found, by value.
+  mutable llvm::DenseMap<Value, bool> recomputable;
 
   // Emission state.
   Value threadIds[3];
@@ -249,6 +259,37 @@ void BarrierSplitter::KernelPieces::findPerThreadValues() {
   }
 }
 
+bool BarrierSplitter::KernelPieces::isThreadId(Value value) const {
+  auto argument = dyn_cast<BlockArgument>(value);
+  // The context is the entry block's first argument, the ids the next three.
+  return argument &&
+         argument.getOwner() == cast<BlockArgument>(context).getOwner() &&
+         argument.getArgNumber() >= 1 && argument.getArgNumber() <= 3;
+}
+
+/// Whether `value` is computed by a few ops without side effects or
+/// regions from the thread ids and uniform values.
+bool BarrierSplitter::KernelPieces::isRecomputable(Value value,
+                                                   unsigned depth) const {
+  if (isUniform(value) || isThreadId(value))
+    return true;
+  auto known = recomputable.find(value);
+  if (known != recomputable.end())
+    return known->second;
+  // Deep enough for a lane id and a shuffle's source lane and validity
+  // from 3-D thread ids; a value first reached too deep counts as not
+  // recomputable, which only costs a buffer.
+  constexpr unsigned kMaxDepth = 16;
+  Operation *op = value.getDefiningOp();
+  bool result = op && depth < kMaxDepth && op->getNumRegions() == 0 &&
+                isMemoryEffectFree(op) &&
+                llvm::all_of(op->getOperands(), [&](Value operand) {
+                  return isRecomputable(operand, depth + 1);
+                });
+  recomputable[value] = result;
+  return result;
+}
+
 bool BarrierSplitter::KernelPieces::isSpillable(Type type) {
   if (auto vector = dyn_cast<VectorType>(type))
     type = vector.getElementType();
@@ -330,6 +371,14 @@ bool BarrierSplitter::KernelPieces::analyzeBlock(Block &block) {
     if (isExchange(&op)) {
       if (!canExchangeInLoops(&op))
         return false;
+      // Every lane's value goes through a buffer, where the lanes that read
+      // it find it; a thread id itself has none.
+      Value value = op.getOperand(kExchangeValueOperand);
+      if (!isUniform(value)) {
+        if (isThreadId(value) || !isSpillable(value.getType()))
+          return false;
+        buffered.insert(value);
+      }
       exchanges.insert(&op);
       piece[&op] = ++current;
       continue;
@@ -361,6 +410,10 @@ bool BarrierSplitter::KernelPieces::analyzeBlock(Block &block) {
       });
       if (!crosses || buffered.contains(result))
         continue;
+      if (isRecomputable(result)) {
+        recomputed.insert(result);
+        continue;
+      }
       if (!isSpillable(result.getType()))
         return false;
       buffered.insert(result);
@@ -376,12 +429,10 @@ bool BarrierSplitter::KernelPieces::canSplit() {
   findPerThreadValues();
   if (!analyzeBlock(body.front()))
     return false;
-  // An exchange reads its source lane's value from the buffer its cut left
-  // it in: a per-thread value without one (a thread id itself) needs fibers.
-  return llvm::all_of(exchanges, [&](Operation *op) {
-    Value value = op->getOperand(kExchangeValueOperand);
-    return isUniform(value) || buffered.contains(value);
-  });
+  // What a buffer holds is never computed again.
+  for (Value value : buffered)
+    recomputed.erase(value);
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -453,12 +504,16 @@ void BarrierSplitter::KernelPieces::emitSegment(ArrayRef<Operation *> segment,
       });
     for (Operation *op : segment)
       op->walk([&](Operation *nested) {
-        for (Value operand : nested->getOperands())
-          if (buffered.contains(operand) && !definedHere.contains(operand) &&
-              !threadMap.contains(operand))
+        for (Value operand : nested->getOperands()) {
+          if (definedHere.contains(operand) || threadMap.contains(operand))
+            continue;
+          if (buffered.contains(operand))
             threadMap.map(
                 operand, memref::LoadOp::create(b, loc, getBuffer(operand, loc),
                                                 ValueRange{linear}));
+          else if (recomputed.contains(operand))
+            recompute(operand, b, threadMap);
+        }
       });
 
     for (Operation *op : segment) {
@@ -519,6 +574,21 @@ Value BarrierSplitter::KernelPieces::emitExchange(Operation *op, OpBuilder &b,
       ValueRange{arith::AddIOp::create(b, loc, base, source)});
 }
 
+/// Emits again, in a thread loop whose `threadMap` maps the thread ids, the
+/// ops that compute the recomputable `value`.
+Value BarrierSplitter::KernelPieces::recompute(Value value, OpBuilder &b,
+                                               IRMapping &threadMap) {
+  if (Value known = threadMap.lookupOrNull(value))
+    return known;
+  if (isUniform(value))
+    return value;
+  Operation *op = value.getDefiningOp();
+  for (Value operand : op->getOperands())
+    recompute(operand, b, threadMap);
+  Operation *copy = b.clone(*op, threadMap);
+  return copy->getResult(cast<OpResult>(value).getResultNumber());
+}
+
 /// Stores, for every thread, the value of `values[i]` (in its buffer, a
 /// thread id, or uniform) into the buffer of `targets[i]`, for the
 /// per-thread targets.
@@ -536,11 +606,14 @@ void BarrierSplitter::KernelPieces::emitStorePerThread(OpBuilder &b,
     for (auto [target, value] : llvm::zip_equal(targets, values)) {
       if (isUniform(target))
         continue;
-      Value v = buffered.contains(value)
-                    ? memref::LoadOp::create(b, loc, getBuffer(value, loc),
-                                             ValueRange{linear})
-                          .getResult()
-                    : threadMap.lookupOrDefault(value);
+      Value v;
+      if (buffered.contains(value))
+        v = memref::LoadOp::create(b, loc, getBuffer(value, loc),
+                                   ValueRange{linear});
+      else if (recomputed.contains(value))
+        v = recompute(value, b, threadMap);
+      else
+        v = threadMap.lookupOrDefault(value);
       memref::StoreOp::create(b, loc, v, getBuffer(target, loc),
                               ValueRange{linear});
     }
