@@ -201,30 +201,31 @@ module attributes {gpu.container_module} {
 // CHECK:         return
 
 // The block function of @butterfly: the first loop over the threads stores
-// each thread's value, as the i64 a shuffle moves, in a buffer; the next
-// reads its source lane's there (the subgroup's first lane plus the source
-// lane) and stores what the second shuffle moves; the last reads that. The
-// lane ids, source lanes and validity are computed again in each loop, not
-// kept in buffers, and no shuffle calls the runtime.
+// each thread's value in a buffer, as an i32 (not as the i64 the runtime's
+// shuffle takes); the next reads its source lane's there (the subgroup's
+// first lane plus the source lane) and stores what the second shuffle
+// moves; the last reads that. The lane ids, source lanes and validity are
+// computed again in each loop, not kept in buffers, and no shuffle calls
+// the runtime.
 // CHECK:       func.func private @__gpu_runner_kernels_butterfly_block(
 // CHECK-NOT:     memref<?xi1>
+// CHECK-NOT:     memref<?xi64>
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             scf.for
 // CHECK:               %[[V:.*]] = memref.load %[[OUT:.*]][%{{.*}}] : memref<?xi32>
-// CHECK:               %[[VBITS:.*]] = arith.extui %[[V]] : i32 to i64
-// CHECK:               memref.store %[[VBITS]], %[[FIRST:.*]][%{{.*}}] : memref<?xi64>
+// CHECK:               memref.store %[[V]], %[[FIRST:.*]][%{{.*}}] : memref<?xi32>
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             scf.for
 // CHECK:               arith.xori
 // CHECK:               arith.index_castui
-// CHECK:               memref.load %[[FIRST]][%{{.*}}] : memref<?xi64>
-// CHECK:               memref.store %{{.*}}, %[[SECOND:.*]][%{{.*}}] : memref<?xi64>
+// CHECK:               memref.load %[[FIRST]][%{{.*}}] : memref<?xi32>
+// CHECK:               memref.store %{{.*}}, %[[SECOND:.*]][%{{.*}}] : memref<?xi32>
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             scf.for
-// CHECK:               memref.load %[[SECOND]][%{{.*}}] : memref<?xi64>
+// CHECK:               memref.load %[[SECOND]][%{{.*}}] : memref<?xi32>
 // CHECK:               memref.store %{{.*}}, %[[OUT]][%{{.*}}] : memref<?xi32>
 // CHECK-NOT:     mgpuHostShuffleAt
 // CHECK:         return
