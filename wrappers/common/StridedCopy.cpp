@@ -139,25 +139,28 @@ Status computeByteRange(const MemRefView &view, const char *what,
   if (hasZeroSize(view))
     return Status();
 
-  Status overflow = Status::error(std::string("the ") + what + " (" +
-                                  formatShape(view.sizes) +
-                                  ") spans more bytes than 64 bits can count");
+  // Built only for an error: this is on the path of every copy.
+  auto overflow = [&] {
+    return Status::error(std::string("the ") + what + " (" +
+                         formatShape(view.sizes) +
+                         ") spans more bytes than 64 bits can count");
+  };
   // Lowest and highest element offsets, in elements.
   int64_t lowest = view.offset, highest = view.offset;
   for (size_t i = 0; i < view.sizes.size(); ++i) {
     int64_t extent;
     if (__builtin_mul_overflow(view.sizes[i] - 1, view.strides[i], &extent))
-      return overflow;
+      return overflow();
     if (__builtin_add_overflow(extent < 0 ? lowest : highest, extent,
                                extent < 0 ? &lowest : &highest))
-      return overflow;
+      return overflow();
   }
   int64_t lowestByte, elements, bytes;
   if (__builtin_mul_overflow(lowest, view.elementSizeBytes, &lowestByte) ||
       __builtin_sub_overflow(highest, lowest, &elements) ||
       __builtin_add_overflow(elements, 1, &elements) ||
       __builtin_mul_overflow(elements, view.elementSizeBytes, &bytes))
-    return overflow;
+    return overflow();
   // Integer arithmetic: a wrong descriptor may point anywhere, and the bounds
   // check that follows has to see where.
   range.begin =

@@ -135,6 +135,7 @@ private:
   struct EventState;
   struct Worker;
   struct QueuedTask;
+  class TaskQueue;
   /// A point in the queues of some streams: done when each stream has
   /// completed at least that many tasks.
   using Mark = std::vector<std::pair<std::shared_ptr<StreamState>, uint64_t>>;
@@ -142,8 +143,17 @@ private:
 
   static void *workerMain(void *worker);
   void workerLoop(Worker &worker);
+  /// Runs `stream`'s tasks until it is released and drained; returns with
+  /// the mutex held (`lock`, which the caller passes unlocked).
+  void serve(Worker &worker, StreamState &stream,
+             std::unique_lock<std::mutex> &lock);
+  /// Waits until `stream` has a task after the first `done`, with the mutex
+  /// released (true), or is released with none (false, the mutex held).
+  bool awaitWork(Worker &worker, StreamState &stream, uint64_t done,
+                 std::unique_lock<std::mutex> &lock);
 
   // All of these expect `mutex` to be held.
+  static uint64_t enqueuedCount(const StreamState &stream);
   HandleKind kindOf(void *handle) const;
   Status invalidStreamHandle(void *handle) const;
   Status lookupStream(void *handle, std::shared_ptr<StreamState> &stream,
