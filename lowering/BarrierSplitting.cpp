@@ -572,22 +572,23 @@ Value BarrierSplitter::KernelPieces::emitExchange(Operation *op, OpBuilder &b,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, sourceLane,
                               constantI32(-1)),
         constantI32(0), sourceLane);
-  Value subgroupSize =
-      arith::ConstantIndexOp::create(b, loc, kHostSubgroupSize);
-  Value lane = arith::RemUIOp::create(b, loc, linear, subgroupSize);
-  Value base = arith::SubIOp::create(b, loc, linear, lane);
-  Value lanes = arith::IndexCastOp::create(
-      b, loc, i32,
-      arith::MinUIOp::create(b, loc, subgroupSize,
-                             arith::SubIOp::create(b, loc, threadCount, base)));
+  // In i32, which a block's at most 1024 threads fit: the loads from
+  // lanes that differ per thread vectorize as gathers with 32-bit indices,
+  // twice as many lanes an instruction as with 64-bit ones.
+  Value linear32 = arith::IndexCastOp::create(b, loc, i32, linear);
+  Value threads32 = arith::IndexCastOp::create(b, loc, i32, threadCount);
+  Value subgroupSize = constantI32(kHostSubgroupSize);
+  Value lane = arith::RemUIOp::create(b, loc, linear32, subgroupSize);
+  Value base = arith::SubIOp::create(b, loc, linear32, lane);
+  Value lanes = arith::MinUIOp::create(
+      b, loc, subgroupSize, arith::SubIOp::create(b, loc, threads32, base));
   Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                        sourceLane, lanes);
-  Value source = arith::SelectOp::create(
-      b, loc, exists,
-      arith::IndexCastUIOp::create(b, loc, b.getIndexType(), sourceLane), lane);
-  Value read = memref::LoadOp::create(
-      b, loc, getBuffer(value, loc),
-      ValueRange{arith::AddIOp::create(b, loc, base, source)});
+  Value source = arith::SelectOp::create(b, loc, exists, sourceLane, lane);
+  Value index = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(), arith::AddIOp::create(b, loc, base, source));
+  Value read =
+      memref::LoadOp::create(b, loc, getBuffer(value, loc), ValueRange{index});
   if (value != bits)
     read = arith::ExtUIOp::create(b, loc, bits.getType(), read);
   return read;

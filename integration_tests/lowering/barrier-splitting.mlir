@@ -219,8 +219,8 @@ module attributes {gpu.container_module} {
 // CHECK:           scf.for
 // CHECK:             scf.for
 // CHECK:               arith.xori
-// CHECK:               arith.index_castui
-// CHECK:               memref.load %[[FIRST]][%{{.*}}] : memref<?xi32>
+// CHECK:               %[[SOURCE:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK:               memref.load %[[FIRST]][%[[SOURCE]]] : memref<?xi32>
 // CHECK:               memref.store %{{.*}}, %[[SECOND:.*]][%{{.*}}] : memref<?xi32>
 // CHECK:         scf.for
 // CHECK:           scf.for
