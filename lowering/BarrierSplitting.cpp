@@ -254,6 +254,15 @@ void BarrierSplitter::KernelPieces::findPerThreadValues() {
           if (condition || yielded)
             changed |= markPerThread(result);
         }
+      } else if (auto branch = dyn_cast<scf::IndexSwitchOp>(op)) {
+        bool condition = !isUniform(branch.getArg());
+        for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+          bool yielded = llvm::any_of(branch->getRegions(), [&](Region &r) {
+            return !isUniform(r.front().getTerminator()->getOperand(i));
+          });
+          if (condition || yielded)
+            changed |= markPerThread(result);
+        }
       } else if (op->getNumRegions() != 0) {
         // Regions this analysis does not know: nothing in them is uniform.
         if (op != thread)
@@ -351,6 +360,11 @@ bool BarrierSplitter::KernelPieces::analyzeSyncOp(Operation *op) {
            analyzeRegion(branch.getThenRegion()) &&
            (branch.getElseRegion().empty() ||
             analyzeRegion(branch.getElseRegion()));
+  }
+  if (auto branch = dyn_cast<scf::IndexSwitchOp>(op)) {
+    if (!isUniform(branch.getArg()) || !bufferPerThread(branch.getResults()))
+      return false;
+    return llvm::all_of(branch->getRegions(), analyzeRegion);
   }
   if (auto loop = dyn_cast<scf::WhileOp>(op)) {
     // The condition is evaluated once for the block: all of it must be
@@ -698,26 +712,42 @@ void BarrierSplitter::KernelPieces::emitSyncOp(Operation *op, OpBuilder &b,
     return;
   }
 
+  // A branch's region into the new branch's: scf.if's builder may leave a
+  // terminator in each block, which ours replaces; scf.index_switch's
+  // leaves its regions empty.
+  auto fillBranch = [&](Region &from, Region &to) {
+    if (to.empty())
+      to.emplaceBlock();
+    Block &block = to.front();
+    if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
+      block.back().erase();
+    OpBuilder nb = OpBuilder::atBlockEnd(&block);
+    emitRegion(from.front(), nb, op->getResults());
+  };
+  SmallVector<Type> uniformTypes;
+  for (Value result : op->getResults())
+    if (isUniform(result))
+      uniformTypes.push_back(result.getType());
+
   if (auto branch = dyn_cast<scf::IfOp>(op)) {
-    SmallVector<Type> types;
-    for (Value result : branch.getResults())
-      if (isUniform(result))
-        types.push_back(result.getType());
     bool hasElse = !branch.getElseRegion().empty();
-    auto newBranch = scf::IfOp::create(
-        b, loc, types, map.lookupOrDefault(branch.getCondition()), hasElse);
-    // scf.if's builder may leave a terminator in each block; ours replace
-    // it.
-    auto fill = [&](Region &from, Region &to) {
-      Block &block = to.front();
-      if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
-        block.back().erase();
-      OpBuilder nb = OpBuilder::atBlockEnd(&block);
-      emitRegion(from.front(), nb, branch.getResults());
-    };
-    fill(branch.getThenRegion(), newBranch.getThenRegion());
+    auto newBranch =
+        scf::IfOp::create(b, loc, uniformTypes,
+                          map.lookupOrDefault(branch.getCondition()), hasElse);
+    fillBranch(branch.getThenRegion(), newBranch.getThenRegion());
     if (hasElse)
-      fill(branch.getElseRegion(), newBranch.getElseRegion());
+      fillBranch(branch.getElseRegion(), newBranch.getElseRegion());
+    mapUniform(branch.getResults(), newBranch.getResults());
+    return;
+  }
+
+  if (auto branch = dyn_cast<scf::IndexSwitchOp>(op)) {
+    auto newBranch = scf::IndexSwitchOp::create(
+        b, loc, uniformTypes, map.lookupOrDefault(branch.getArg()),
+        branch.getCases(), branch.getNumCases());
+    for (auto [from, to] :
+         llvm::zip_equal(branch->getRegions(), newBranch->getRegions()))
+      fillBranch(from, to);
     mapUniform(branch.getResults(), newBranch.getResults());
     return;
   }

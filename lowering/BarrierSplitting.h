@@ -14,9 +14,10 @@
 // five context switches per thread on fibers.
 //
 // That is valid when the barriers and exchanges are reached uniformly:
-// directly in the kernel's body, or inside scf.for and scf.if ops whose
-// bounds and conditions are the same for every thread of the block, and
-// scf.while ops whose condition and carried values are. A value one piece
+// directly in the kernel's body, or inside scf.for, scf.if and
+// scf.index_switch ops whose bounds, conditions and cases are the same for
+// every thread of the block, and scf.while ops whose condition and carried
+// values are. A value one piece
 // computes per thread and a later piece uses is kept in a per-thread
 // buffer, and so are per-thread values such loops and branches carry or
 // return (the sum of a tiled matrix product, say). Any other kernel with

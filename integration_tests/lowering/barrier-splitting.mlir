@@ -84,6 +84,28 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // A shuffle in a case of an scf.index_switch on a uniform value, whose
+    // per-thread result goes through a buffer: no fibers.
+    // CHECK:       gpu.func @switch(
+    // CHECK-NOT:     gpu_runner.uses_fibers
+    // CHECK-SAME:    {
+    gpu.func @switch(%out: memref<?xi32>, %which: index) kernel {
+      %tid = gpu.thread_id x
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %v = memref.load %out[%tid] : memref<?xi32>
+      %r = scf.index_switch %which -> i32
+      case 0 {
+        %a, %pa = gpu.shuffle xor %v, %c1, %c32 : i32
+        scf.yield %a : i32
+      }
+      default {
+        scf.yield %v : i32
+      }
+      memref.store %r, %out[%tid] : memref<?xi32>
+      gpu.return
+    }
+
     // A shuffle only some threads reach, or whose width is not a constant
     // (which the runtime checks): fibers.
     // CHECK:       gpu.func @shuffle_divergent({{.*}}gpu_runner.uses_fibers
@@ -145,6 +167,8 @@ module attributes {gpu.container_module} {
     gpu.launch_func @kernels::@butterfly blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
         args(%out : memref<?xi32>)
     gpu.launch_func @kernels::@broadcast_loop blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
+        args(%out : memref<?xi32>, %n : index)
+    gpu.launch_func @kernels::@switch blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
         args(%out : memref<?xi32>, %n : index)
     gpu.launch_func @kernels::@shuffle_divergent blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
         args(%out : memref<?xi32>, %n : index)
