@@ -1,11 +1,14 @@
 //===- BarrierSplitting.cpp - Kernels with barriers as loops over threads -===//
 //
 // Two steps. The analysis finds the values that are the same for every
-// thread of a block (uniform), checks that every barrier is reached
-// uniformly, and cuts each block of ops into pieces at barriers and at the
-// ops that contain barriers ("sync ops"). The emission writes the pieces as
-// loops over the threads, runs the sync ops once for the block, and keeps
-// per-thread values that cross a cut in buffers of one element per thread.
+// thread of a block (uniform), checks that every barrier and lane exchange
+// (shuffle or broadcast) is reached uniformly, and cuts each block of ops
+// into pieces at barriers, at exchanges and at the ops that contain them
+// ("sync ops"). The emission writes the pieces as loops over the threads,
+// runs the sync ops once for the block, and keeps per-thread values that
+// cross a cut in buffers of one element per thread. An exchange starts the
+// piece after its cut: by then every lane's value is in its buffer, and each
+// thread reads its source lane's there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +21,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -25,6 +29,14 @@
 using namespace mlir;
 
 namespace gpu_runner {
+
+namespace {
+// The operands of mgpuHostShuffleAt (context, value, source lane, width,
+// location) and mgpuHostBroadcastAt (context, value, source lane, location).
+constexpr unsigned kExchangeValueOperand = 1;
+constexpr unsigned kExchangeLaneOperand = 2;
+constexpr unsigned kShuffleWidthOperand = 3;
+} // namespace
 
 class BarrierSplitter::KernelPieces {
 public:
@@ -42,7 +54,17 @@ private:
   bool isBarrier(Operation *op) const {
     return isRuntimeCall(op, MgpuFunction::mgpuHostBarrierAt);
   }
-  bool containsBarrier(Operation *op) const;
+  bool isShuffle(Operation *op) const {
+    return isRuntimeCall(op, MgpuFunction::mgpuHostShuffleAt);
+  }
+  bool isBroadcast(Operation *op) const {
+    return isRuntimeCall(op, MgpuFunction::mgpuHostBroadcastAt);
+  }
+  bool isExchange(Operation *op) const {
+    return isShuffle(op) || isBroadcast(op);
+  }
+  bool containsCut(Operation *op) const;
+  bool canExchangeInLoops(Operation *op) const;
   bool synchronizes(Operation *op) const;
   bool isUniform(Value value) const { return !perThread.contains(value); }
   bool allUniform(ValueRange values) const {
@@ -53,10 +75,15 @@ private:
   bool markPerThread(ValueRange values);
   bool analyzeBlock(Block &block);
   bool analyzeSyncOp(Operation *op);
+  bool isThreadId(Value value) const;
+  bool isRecomputable(Value value, unsigned depth = 0) const;
   static bool isSpillable(Type type);
 
   // Emission.
   Value getBuffer(Value value, Location loc);
+  Value emitExchange(Operation *op, OpBuilder &b, const IRMapping &threadMap,
+                     Value linear);
+  Value recompute(Value value, OpBuilder &b, IRMapping &threadMap);
   template <typename Fn>
   void emitThreadLoop(OpBuilder &b, Location loc, Fn body,
                       Value xBound = Value());
@@ -77,11 +104,21 @@ private:
   llvm::DenseSet<Value> perThread;
   /// Ops computed once for the block, outside the thread loops.
   llvm::DenseSet<Operation *> uniformOps;
-  /// Ops with regions that contain barriers, run once for the block.
+  /// Ops with regions that contain barriers or exchanges, run once for the
+  /// block.
   llvm::DenseSet<Operation *> syncOps;
+  /// Shuffles and broadcasts, each the first op of a piece.
+  llvm::SetVector<Operation *> exchanges;
   /// Per-thread values kept in buffers: those used past the piece that
   /// computes them, and the per-thread values sync ops carry or yield.
   llvm::SetVector<Value> buffered;
+  /// Per-thread values used past the piece that computes them that each
+  /// piece computes again instead, from the thread ids and uniform values:
+  /// a lane id or a shuffle's source lane costs less to compute than to
+  /// store and load.
+  llvm::DenseSet<Value> recomputed;
+  /// What isRecomputable() found, by value.
+  mutable llvm::DenseMap<Value, bool> recomputable;
 
   // Emission state.
   Value threadIds[3];
@@ -102,13 +139,24 @@ bool BarrierSplitter::KernelPieces::isRuntimeCall(Operation *op,
   return call && call.getCallee() == getMgpuFunctionName(fn);
 }
 
-bool BarrierSplitter::KernelPieces::containsBarrier(Operation *op) const {
+bool BarrierSplitter::KernelPieces::containsCut(Operation *op) const {
   return op
       ->walk([&](Operation *nested) {
-        return isBarrier(nested) ? WalkResult::interrupt()
-                                 : WalkResult::advance();
+        return isBarrier(nested) || isExchange(nested) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+/// A shuffle runs in the loops if its width is a constant the runtime would
+/// accept (it reports others, on fibers); a broadcast always does.
+bool BarrierSplitter::KernelPieces::canExchangeInLoops(Operation *op) const {
+  if (!isShuffle(op))
+    return true;
+  APInt width;
+  return matchPattern(op->getOperand(kShuffleWidthOperand),
+                      m_ConstantInt(&width)) &&
+         width.getSExtValue() >= 1 && width.getSExtValue() <= kHostSubgroupSize;
 }
 
 /// Shuffles, broadcasts, the gathers of matrix multiply-accumulates, and
@@ -213,6 +261,37 @@ void BarrierSplitter::KernelPieces::findPerThreadValues() {
   }
 }
 
+bool BarrierSplitter::KernelPieces::isThreadId(Value value) const {
+  auto argument = dyn_cast<BlockArgument>(value);
+  // The context is the entry block's first argument, the ids the next three.
+  return argument &&
+         argument.getOwner() == cast<BlockArgument>(context).getOwner() &&
+         argument.getArgNumber() >= 1 && argument.getArgNumber() <= 3;
+}
+
+/// Whether `value` is computed by a few ops without side effects or
+/// regions from the thread ids and uniform values.
+bool BarrierSplitter::KernelPieces::isRecomputable(Value value,
+                                                   unsigned depth) const {
+  if (isUniform(value) || isThreadId(value))
+    return true;
+  auto known = recomputable.find(value);
+  if (known != recomputable.end())
+    return known->second;
+  // Deep enough for a lane id and a shuffle's source lane and validity
+  // from 3-D thread ids; a value first reached too deep counts as not
+  // recomputable, which only costs a buffer.
+  constexpr unsigned kMaxDepth = 16;
+  Operation *op = value.getDefiningOp();
+  bool result = op && depth < kMaxDepth && op->getNumRegions() == 0 &&
+                isMemoryEffectFree(op) &&
+                llvm::all_of(op->getOperands(), [&](Value operand) {
+                  return isRecomputable(operand, depth + 1);
+                });
+  recomputable[value] = result;
+  return result;
+}
+
 bool BarrierSplitter::KernelPieces::isSpillable(Type type) {
   if (auto vector = dyn_cast<VectorType>(type))
     type = vector.getElementType();
@@ -291,7 +370,22 @@ bool BarrierSplitter::KernelPieces::analyzeBlock(Block &block) {
       ++current;
       continue;
     }
-    if (containsBarrier(&op)) {
+    if (isExchange(&op)) {
+      if (!canExchangeInLoops(&op))
+        return false;
+      // Every lane's value goes through a buffer, where the lanes that read
+      // it find it; a thread id itself has none.
+      Value value = op.getOperand(kExchangeValueOperand);
+      if (!isUniform(value)) {
+        if (isThreadId(value) || !isSpillable(value.getType()))
+          return false;
+        buffered.insert(value);
+      }
+      exchanges.insert(&op);
+      piece[&op] = ++current;
+      continue;
+    }
+    if (containsCut(&op)) {
       if (!analyzeSyncOp(&op))
         return false;
       syncOps.insert(&op);
@@ -318,6 +412,10 @@ bool BarrierSplitter::KernelPieces::analyzeBlock(Block &block) {
       });
       if (!crosses || buffered.contains(result))
         continue;
+      if (isRecomputable(result)) {
+        recomputed.insert(result);
+        continue;
+      }
       if (!isSpillable(result.getType()))
         return false;
       buffered.insert(result);
@@ -331,7 +429,12 @@ bool BarrierSplitter::KernelPieces::canSplit() {
   if (!body.hasOneBlock())
     return false;
   findPerThreadValues();
-  return analyzeBlock(body.front());
+  if (!analyzeBlock(body.front()))
+    return false;
+  // What a buffer holds is never computed again.
+  for (Value value : buffered)
+    recomputed.erase(value);
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -457,17 +560,26 @@ void BarrierSplitter::KernelPieces::emitSegment(ArrayRef<Operation *> segment,
       });
     for (Operation *op : segment)
       op->walk([&](Operation *nested) {
-        for (Value operand : nested->getOperands())
-          if (buffered.contains(operand) && !definedHere.contains(operand) &&
-              !threadMap.contains(operand))
+        for (Value operand : nested->getOperands()) {
+          if (definedHere.contains(operand) || threadMap.contains(operand))
+            continue;
+          if (buffered.contains(operand))
             threadMap.map(
                 operand, memref::LoadOp::create(b, loc, getBuffer(operand, loc),
                                                 ValueRange{linear}));
+          else if (recomputed.contains(operand))
+            recompute(operand, b, threadMap);
+        }
       });
 
-    for (Operation *op : segment)
-      if (op != compare)
+    for (Operation *op : segment) {
+      if (op == compare)
+        continue;
+      if (exchanges.contains(op))
+        threadMap.map(op->getResult(0), emitExchange(op, b, threadMap, linear));
+      else
         b.clone(*op, threadMap);
+    }
 
     // And those later pieces use go to theirs.
     for (Operation *op : segment)
@@ -476,6 +588,63 @@ void BarrierSplitter::KernelPieces::emitSegment(ArrayRef<Operation *> segment,
           memref::StoreOp::create(b, loc, threadMap.lookup(result),
                                   getBuffer(result, loc), ValueRange{linear});
   }, xBound);
+}
+
+/// What a thread reads at a shuffle or broadcast whose cut every lane's
+/// value is stored before: the value of its source lane, as the runtime
+/// gives it on fibers. A broadcast's lane -1 is the first active lane, lane
+/// 0 where every lane is active; a source lane past the lanes of a partial
+/// subgroup gives the reader its own value.
+Value BarrierSplitter::KernelPieces::emitExchange(Operation *op, OpBuilder &b,
+                                                  const IRMapping &threadMap,
+                                                  Value linear) {
+  Location loc = op->getLoc();
+  Value value = op->getOperand(kExchangeValueOperand);
+  if (isUniform(value))
+    return threadMap.lookupOrDefault(value);
+  Value sourceLane =
+      threadMap.lookupOrDefault(op->getOperand(kExchangeLaneOperand));
+  Type i32 = b.getI32Type();
+  auto constantI32 = [&](int32_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  };
+  if (isBroadcast(op))
+    sourceLane = arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, sourceLane,
+                              constantI32(-1)),
+        constantI32(0), sourceLane);
+  Value subgroupSize =
+      arith::ConstantIndexOp::create(b, loc, kHostSubgroupSize);
+  Value lane = arith::RemUIOp::create(b, loc, linear, subgroupSize);
+  Value base = arith::SubIOp::create(b, loc, linear, lane);
+  Value lanes = arith::IndexCastOp::create(
+      b, loc, i32,
+      arith::MinUIOp::create(b, loc, subgroupSize,
+                             arith::SubIOp::create(b, loc, threadCount, base)));
+  Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       sourceLane, lanes);
+  Value source = arith::SelectOp::create(
+      b, loc, exists,
+      arith::IndexCastUIOp::create(b, loc, b.getIndexType(), sourceLane), lane);
+  return memref::LoadOp::create(
+      b, loc, getBuffer(value, loc),
+      ValueRange{arith::AddIOp::create(b, loc, base, source)});
+}
+
+/// Emits again, in a thread loop whose `threadMap` maps the thread ids, the
+/// ops that compute the recomputable `value`.
+Value BarrierSplitter::KernelPieces::recompute(Value value, OpBuilder &b,
+                                               IRMapping &threadMap) {
+  if (Value known = threadMap.lookupOrNull(value))
+    return known;
+  if (isUniform(value))
+    return value;
+  Operation *op = value.getDefiningOp();
+  for (Value operand : op->getOperands())
+    recompute(operand, b, threadMap);
+  Operation *copy = b.clone(*op, threadMap);
+  return copy->getResult(cast<OpResult>(value).getResultNumber());
 }
 
 /// Stores, for every thread, the value of `values[i]` (in its buffer, a
@@ -495,11 +664,14 @@ void BarrierSplitter::KernelPieces::emitStorePerThread(OpBuilder &b,
     for (auto [target, value] : llvm::zip_equal(targets, values)) {
       if (isUniform(target))
         continue;
-      Value v = buffered.contains(value)
-                    ? memref::LoadOp::create(b, loc, getBuffer(value, loc),
-                                             ValueRange{linear})
-                          .getResult()
-                    : threadMap.lookupOrDefault(value);
+      Value v;
+      if (buffered.contains(value))
+        v = memref::LoadOp::create(b, loc, getBuffer(value, loc),
+                                   ValueRange{linear});
+      else if (recomputed.contains(value))
+        v = recompute(value, b, threadMap);
+      else
+        v = threadMap.lookupOrDefault(value);
       memref::StoreOp::create(b, loc, v, getBuffer(target, loc),
                               ValueRange{linear});
     }
@@ -613,6 +785,9 @@ void BarrierSplitter::KernelPieces::emitBlock(Block &block, OpBuilder &b,
     if (isBarrier(&op)) {
       emitSegment(segment, b, map);
       segment.clear();
+    } else if (exchanges.contains(&op)) {
+      emitSegment(segment, b, map);
+      segment.assign({&op});
     } else if (syncOps.contains(&op)) {
       emitSegment(segment, b, map);
       segment.clear();

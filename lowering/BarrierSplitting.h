@@ -6,14 +6,23 @@
 // per barrier instead of two context switches per thread per barrier, and
 // the loops vectorize.
 //
-// That is valid when the barriers are reached uniformly: directly in the
-// kernel's body, or inside scf.for and scf.if ops whose bounds and
-// conditions are the same for every thread of the block, and scf.while ops
-// whose condition and carried values are. A value one piece computes per
-// thread and a later piece uses is kept in a per-thread buffer, and so are
-// per-thread values such loops and branches carry or return (the sum of a
-// tiled matrix product, say). Any other kernel with barriers keeps running
-// on fibers, which also report barriers that not every thread reaches.
+// Shuffles and broadcasts (gpu.shuffle, and what gpu.subgroup_reduce,
+// gpu.rotate and gpu.subgroup_broadcast become) are cut at the same way:
+// the piece before one stores every lane's value in a buffer, and the piece
+// after it starts with each lane reading its source lane's value there. A
+// butterfly of five shuffles is then six loops over the threads rather than
+// five context switches per thread on fibers.
+//
+// That is valid when the barriers and exchanges are reached uniformly:
+// directly in the kernel's body, or inside scf.for and scf.if ops whose
+// bounds and conditions are the same for every thread of the block, and
+// scf.while ops whose condition and carried values are. A value one piece
+// computes per thread and a later piece uses is kept in a per-thread
+// buffer, and so are per-thread values such loops and branches carry or
+// return (the sum of a tiled matrix product, say). Any other kernel with
+// barriers or exchanges keeps running on fibers, which also report barriers
+// and shuffles that not every thread reaches; so does a shuffle whose width
+// is not a constant in [1, 32], whose error the runtime reports.
 //
 // A kernel that returns early (`if (tid >= n) return;`, before or between
 // barriers) is one of those: its body has more than one block, so it is
@@ -55,9 +64,9 @@ public:
                   const llvm::DenseSet<mlir::StringAttr> &synchronizing);
   ~BarrierSplitter();
 
-  /// Whether every barrier of the kernel is reached uniformly and nothing
-  /// else needs a fiber (shuffles, barriers in called functions, per-thread
-  /// values that cannot be kept in a buffer).
+  /// Whether every barrier and exchange of the kernel is reached uniformly
+  /// and nothing else needs a fiber (matrix gathers, barriers or shuffles in
+  /// called functions, per-thread values that cannot be kept in a buffer).
   bool canSplit();
 
   /// Emits the kernel body at `b`'s insertion point in a block function.

@@ -241,8 +241,50 @@ Combiner getCombiner(Region &body) {
 /// subgroupSize^2 threads, 1024 for 32) and a separate one for the total,
 /// so that in a loop the next round's partials never overwrite a total that
 /// a slower thread has yet to read.
+/// gpu.all_reduce where the threads run one after another: every thread
+/// writes its value to a workgroup buffer, and after a barrier the block's
+/// first thread combines them in thread order and writes the total after
+/// them, which every thread reads after a second barrier. A later round, in
+/// a loop, writes values only once every thread is past the second barrier,
+/// so after every thread read the total; and its total only after its own
+/// first barrier. Between barriers that every thread reaches together, the
+/// host runs each step as one loop over the threads (BarrierSplitting.h).
+Value createSequentialAllReduce(OpBuilder &b, Location loc, Value value,
+                                gpu::GPUFuncOp kernel, int64_t subgroupSize,
+                                const Combiner &combine) {
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  // A block has at most subgroupSize^2 threads (1024 for 32).
+  int64_t maxThreads = subgroupSize * subgroupSize;
+  Value buffer = kernel.addWorkgroupAttribution(
+      MemRefType::get({maxThreads + 1}, value.getType(), AffineMap(),
+                      workgroup),
+      loc);
+  SubgroupLanes lanes = getSubgroupLanes(b, loc, subgroupSize);
+  Value zero = constantIndex(b, loc, 0);
+  Value one = constantIndex(b, loc, 1);
+  Value totalSlot = constantIndex(b, loc, maxThreads);
+  memref::StoreOp::create(b, loc, value, buffer, lanes.linear);
+  gpu::BarrierOp::create(b, loc);
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      lanes.linear, zero);
+  scf::IfOp::create(b, loc, first, [&](OpBuilder &b, Location loc) {
+    Value initial = memref::LoadOp::create(b, loc, buffer, zero);
+    auto loop = scf::ForOp::create(
+        b, loc, one, lanes.threads, one, ValueRange{initial},
+        [&](OpBuilder &b, Location loc, Value i, ValueRange total) {
+          Value next = memref::LoadOp::create(b, loc, buffer, i);
+          scf::YieldOp::create(b, loc, combine(b, loc, total[0], next));
+        });
+    memref::StoreOp::create(b, loc, loop.getResult(0), buffer, totalSlot);
+    scf::YieldOp::create(b, loc);
+  });
+  gpu::BarrierOp::create(b, loc);
+  return memref::LoadOp::create(b, loc, buffer, totalSlot);
+}
+
 LogicalResult lowerAllReduce(gpu::AllReduceOp op, int64_t subgroupSize,
-                             unsigned bitwidth) {
+                             unsigned bitwidth, bool sequentialLanes) {
   auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
   if (!kernel || !kernel.isKernel())
     return op.emitError()
@@ -253,6 +295,12 @@ LogicalResult lowerAllReduce(gpu::AllReduceOp op, int64_t subgroupSize,
                                           : getCombiner(op.getBody());
   OpBuilder b(op);
   Location loc = op.getLoc();
+  if (sequentialLanes) {
+    op.replaceAllUsesWith(createSequentialAllReduce(
+        b, loc, op.getValue(), kernel, subgroupSize, combine));
+    op.erase();
+    return success();
+  }
   Type type = op.getType();
   MLIRContext *context = op.getContext();
 
@@ -308,9 +356,9 @@ LogicalResult lowerAllReduce(gpu::AllReduceOp op, int64_t subgroupSize,
 /// subgroup only, the result of each cluster's first lane to all its lanes.
 struct SubgroupReduceToShuffles : OpRewritePattern<gpu::SubgroupReduceOp> {
   SubgroupReduceToShuffles(MLIRContext *context, int64_t subgroupSize,
-                           unsigned bitwidth)
+                           unsigned bitwidth, bool sequentialLanes)
       : OpRewritePattern(context), subgroupSize(subgroupSize),
-        bitwidth(bitwidth) {}
+        bitwidth(bitwidth), sequentialLanes(sequentialLanes) {}
 
   LogicalResult matchAndRewrite(gpu::SubgroupReduceOp op,
                                 PatternRewriter &rewriter) const override {
@@ -327,31 +375,37 @@ struct SubgroupReduceToShuffles : OpRewritePattern<gpu::SubgroupReduceOp> {
     Value partial = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ult, lanes.count,
         constantIndex(rewriter, loc, subgroupSize));
-    Value result =
-        scf::IfOp::create(
-            rewriter, loc, partial,
-            [&](OpBuilder &b, Location loc) {
-              Value clusterLanes =
-                  constantIndex(b, loc, ~((clusterSize - 1) * stride));
-              Value first = arith::IndexCastOp::create(
-                  b, loc, b.getI32Type(),
-                  arith::AndIOp::create(b, loc, lanes.lane, clusterLanes));
-              scf::YieldOp::create(b, loc,
-                                   shuffle(b, loc, reduced, first,
-                                           gpu::ShuffleMode::IDX, subgroupSize,
-                                           bitwidth)
-                                       .result);
-            },
-            [&](OpBuilder &b, Location loc) {
-              scf::YieldOp::create(b, loc, reduced);
-            })
-            .getResult(0);
+    auto spread = [&](OpBuilder &b, Location loc) {
+      Value clusterLanes = constantIndex(b, loc, ~((clusterSize - 1) * stride));
+      Value first = arith::IndexCastOp::create(
+          b, loc, b.getI32Type(),
+          arith::AndIOp::create(b, loc, lanes.lane, clusterLanes));
+      return shuffle(b, loc, reduced, first, gpu::ShuffleMode::IDX,
+                     subgroupSize, bitwidth)
+          .result;
+    };
+    // Every lane of a subgroup reaches the shuffle together where lanes run
+    // one after another; on a GPU, only partial subgroups make it.
+    Value result = sequentialLanes
+                       ? arith::SelectOp::create(rewriter, loc, partial,
+                                                 spread(rewriter, loc), reduced)
+                             .getResult()
+                       : scf::IfOp::create(
+                             rewriter, loc, partial,
+                             [&](OpBuilder &b, Location loc) {
+                               scf::YieldOp::create(b, loc, spread(b, loc));
+                             },
+                             [&](OpBuilder &b, Location loc) {
+                               scf::YieldOp::create(b, loc, reduced);
+                             })
+                             .getResult(0);
     rewriter.replaceOp(op, result);
     return success();
   }
 
   int64_t subgroupSize;
   unsigned bitwidth;
+  bool sequentialLanes;
 };
 
 /// gpu.rotate: lane k below the width reads lane (k + offset) mod width,
@@ -360,9 +414,10 @@ struct SubgroupReduceToShuffles : OpRewritePattern<gpu::SubgroupReduceOp> {
 /// and skip the shuffle: a GPU's shuffle of fewer lanes than the subgroup
 /// must be executed by those lanes only (NVIDIA's member mask names them).
 struct RotateToShuffle : OpRewritePattern<gpu::RotateOp> {
-  RotateToShuffle(MLIRContext *context, int64_t subgroupSize, unsigned bitwidth)
+  RotateToShuffle(MLIRContext *context, int64_t subgroupSize, unsigned bitwidth,
+                  bool sequentialLanes)
       : OpRewritePattern(context), subgroupSize(subgroupSize),
-        bitwidth(bitwidth) {}
+        bitwidth(bitwidth), sequentialLanes(sequentialLanes) {}
 
   LogicalResult matchAndRewrite(gpu::RotateOp op,
                                 PatternRewriter &rewriter) const override {
@@ -384,7 +439,9 @@ struct RotateToShuffle : OpRewritePattern<gpu::RotateOp> {
       return shuffleElements(b, loc, value, source, gpu::ShuffleMode::IDX,
                              width, bitwidth, op->getName().getStringRef());
     };
-    if (width == subgroupSize) {
+    // Where lanes run one after another, the lanes past the width make the
+    // shuffle too: it gives them their own value and `valid` false.
+    if (width == subgroupSize || sequentialLanes) {
       Shuffled rotated = rotate(rewriter, loc);
       rewriter.replaceOp(op, {rotated.result, rotated.valid});
       return success();
@@ -409,6 +466,7 @@ struct RotateToShuffle : OpRewritePattern<gpu::RotateOp> {
 
   int64_t subgroupSize;
   unsigned bitwidth;
+  bool sequentialLanes;
 };
 
 /// gpu.subgroup_size as a constant.
@@ -455,7 +513,7 @@ public:
     SmallVector<gpu::AllReduceOp> allReduces;
     getOperation().walk([&](gpu::AllReduceOp op) { allReduces.push_back(op); });
     for (gpu::AllReduceOp op : allReduces)
-      if (failed(lowerAllReduce(op, size, shuffleBitwidth)))
+      if (failed(lowerAllReduce(op, size, shuffleBitwidth, sequentialLanes)))
         return signalPassFailure();
 
     RewritePatternSet patterns(&getContext());
@@ -468,9 +526,8 @@ public:
       patterns.add<NumSubgroupsFromBlockSize>(&getContext(), size);
     }
     populateGpuBreakDownSubgroupReducePatterns(patterns, shuffleBitwidth);
-    patterns.add<SubgroupReduceToShuffles>(&getContext(), size,
-                                           shuffleBitwidth);
-    patterns.add<RotateToShuffle>(&getContext(), size, shuffleBitwidth);
+    patterns.add<SubgroupReduceToShuffles, RotateToShuffle>(
+        &getContext(), size, shuffleBitwidth, sequentialLanes);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

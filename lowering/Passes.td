@@ -80,6 +80,16 @@ def LowerGpuReductions : Pass<"gpu-runner-lower-gpu-reductions",
     an integer, float or index of at most 64 bits or a vector of rank 1 of
     those. What is left for a backend to run is barriers, shuffles and
     `gpu.subgroup_broadcast`.
+
+    With `sequential-lanes` (the host backend, whose threads run one after
+    another), every shuffle stands where all the lanes of a subgroup reach
+    it: a narrow rotation and a partial subgroup's last spreading shuffle are
+    made by every lane, which then select their result, so that a kernel can
+    run as loops over the lanes cut at its shuffles (BarrierSplitting.h).
+    `gpu.all_reduce` there writes every thread's value to a workgroup
+    buffer, and after a barrier the block's first thread combines them in
+    thread order and writes the total, which every thread reads after a
+    second barrier: one pass over the values rather than two butterflies.
   }];
   let options = [
     Option<"subgroupSize", "subgroup-size", "unsigned", /*default=*/"32",
@@ -92,6 +102,12 @@ def LowerGpuReductions : Pass<"gpu-runner-lower-gpu-reductions",
            "Also rewrite gpu.subgroup_id, gpu.num_subgroups and "
            "gpu.subgroup_size from the thread ids and the subgroup size, for "
            "targets without instructions for them">,
+    Option<"sequentialLanes", "sequential-lanes", "bool", /*default=*/"false",
+           "The target runs a block's threads one after another (the host): "
+           "put every shuffle where all the lanes of a subgroup reach it, so "
+           "that the lanes can run as loops cut at the shuffles, and combine "
+           "gpu.all_reduce's values in one pass over workgroup memory "
+           "instead of with shuffles">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

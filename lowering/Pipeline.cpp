@@ -284,7 +284,9 @@ void buildHostPipeline(OpPassManager &pm, Backend backend,
         LowerWarpExecuteOptions{/*subgroupSize=*/32, /*target=*/"host"}));
     if (options.checkBounds)
       pm.addNestedPass<gpu::GPUModuleOp>(createCheckBounds());
-    pm.addNestedPass<gpu::GPUModuleOp>(createLowerGpuReductions());
+    LowerGpuReductionsOptions reductions;
+    reductions.sequentialLanes = true;
+    pm.addNestedPass<gpu::GPUModuleOp>(createLowerGpuReductions(reductions));
     pm.addPass(createHostKernels(HostKernelsOptions{options.splitBarriers}));
   }
   // gpu ops in async.execute regions become asynchronous on tokens.

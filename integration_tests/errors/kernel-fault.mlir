@@ -3,7 +3,7 @@
 // status 1 and never as a raw segmentation fault. What the program printed
 // before comes first.
 // RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s --check-prefix=LOOP
-// RUN: %expect-exit-1 %gpu-runner %s -e fibers 2>&1 | FileCheck %s --check-prefix=FIBERS
+// RUN: %expect-exit-1 %gpu-runner %s -e fibers --no-barrier-splitting 2>&1 | FileCheck %s --check-prefix=FIBERS
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -23,7 +23,8 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
-    // The same with a shuffle, so that each GPU thread is a fiber.
+    // The same with a shuffle, so that with --no-barrier-splitting each GPU
+    // thread is a fiber.
     gpu.func @scatter_shuffle(%out: memref<16xf32>) kernel {
       %tid = gpu.thread_id x
       %bid = gpu.block_id x

@@ -15,7 +15,8 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
-    // A kernel with a barrier and a shuffle runs its threads on fibers.
+    // A kernel with a barrier and a shuffle whose width is not a constant
+    // runs its threads on fibers.
     // CHECK:       gpu.func @sync(
     // CHECK-SAME:    gpu_runner.host_entry = @[[SYNC_ENTRY:__gpu_runner_kernels_sync_entry]]
     // CHECK-SAME:    gpu_runner.static_shared_bytes = 144 : i64
@@ -30,7 +31,8 @@ module attributes {gpu.container_module} {
       memref.store %v, %p[%c0] : memref<4xf32, #gpu.address_space<private>>
       gpu.barrier
       %offset = arith.constant 1 : i32
-      %width = arith.constant 32 : i32
+      %bdim = gpu.block_dim x
+      %width = arith.index_cast %bdim : index to i32
       %s, %valid = gpu.shuffle down %v, %offset, %width : f32
       %w = func.call @helper(%s) : (f32) -> f32
       memref.store %w, %out[%bid] : memref<?xf32>

@@ -17,9 +17,11 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @scale(%data: memref<?xf32>, %factor: f32, %n: index)
         workgroup(%tile: memref<64xf32, #gpu.address_space<workgroup>>) kernel {
-      // A shuffle: the threads run on fibers (flags = 1).
+      // A shuffle whose width is not a constant: the threads run on fibers
+      // (flags = 1), where the runtime checks the width.
       %c1 = arith.constant 1 : i32
-      %s, %valid = gpu.shuffle xor %factor, %c1, %c1 : f32
+      %width = arith.index_cast %n : index to i32
+      %s, %valid = gpu.shuffle xor %factor, %c1, %width : f32
       gpu.return
     }
   }
