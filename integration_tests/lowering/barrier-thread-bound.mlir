@@ -71,9 +71,9 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
-    // The comparison is used after the next barrier too: every thread
-    // computes it and keeps it in a buffer.
-    gpu.func @kept(%u: index, %out: memref<?xi1>)
+    // The comparison is used after the next barrier too, where every thread
+    // computes it again: the piece still runs only below u.
+    gpu.func @again(%u: index, %out: memref<?xi1>)
         workgroup(%shared: memref<64xi32, #gpu.address_space<workgroup>>) kernel {
       %tid = gpu.thread_id x
       gpu.barrier
@@ -86,9 +86,27 @@ module attributes {gpu.container_module} {
       memref.store %active, %out[%tid] : memref<?xi1>
       gpu.return
     }
+
+    // A value of the piece is used after the next barrier: every thread
+    // computes it and keeps it in a buffer.
+    gpu.func @kept(%u: index, %out: memref<?xi32>)
+        workgroup(%shared: memref<64xi32, #gpu.address_space<workgroup>>) kernel {
+      %tid = gpu.thread_id x
+      %w = memref.load %shared[%tid] : memref<64xi32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %one = arith.constant 1 : i32
+      %w1 = arith.addi %w, %one : i32
+      %active = arith.cmpi ult, %tid, %u : index
+      scf.if %active {
+        memref.store %one, %shared[%tid] : memref<64xi32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      memref.store %w1, %out[%tid] : memref<?xi32>
+      gpu.return
+    }
   }
 
-  func.func @main(%u: index, %out: memref<?xi1>) {
+  func.func @main(%u: index, %out: memref<?xi32>, %flags: memref<?xi1>) {
     %c1 = arith.constant 1 : index
     gpu.launch_func @kernels::@level blocks in (%c1, %c1, %c1) threads in (%u, %c1, %c1)
         args(%u : index)
@@ -98,8 +116,10 @@ module attributes {gpu.container_module} {
         args(%u : index)
     gpu.launch_func @kernels::@rows blocks in (%c1, %c1, %c1) threads in (%u, %c1, %c1)
         args(%u : index)
+    gpu.launch_func @kernels::@again blocks in (%c1, %c1, %c1) threads in (%u, %c1, %c1)
+        args(%u : index, %flags : memref<?xi1>)
     gpu.launch_func @kernels::@kept blocks in (%c1, %c1, %c1) threads in (%u, %c1, %c1)
-        args(%u : index, %out : memref<?xi1>)
+        args(%u : index, %out : memref<?xi32>)
     return
   }
 }
@@ -147,7 +167,8 @@ module attributes {gpu.container_module} {
 // CHECK:           scf.if %{{.*}} {
 // CHECK:         return
 
-// Every thread runs the pieces of the next three kernels.
+// Every thread runs the pieces of @mixed and @rows, and the second piece of
+// @kept.
 // CHECK-LABEL: func.func private @__gpu_runner_kernels_mixed_block(
 // CHECK-SAME:    %{{.*}}: !llvm.ptr, %[[U:[a-z0-9_]+]]: index
 // CHECK-NOT:     arith.minui %[[U]]
@@ -158,6 +179,19 @@ module attributes {gpu.container_module} {
 // CHECK-SAME:    %{{.*}}: !llvm.ptr, %[[U:[a-z0-9_]+]]: index
 // CHECK-NOT:     arith.minui %[[U]]
 // CHECK:         arith.cmpi ult
+// CHECK:         return
+
+// CHECK-LABEL: func.func private @__gpu_runner_kernels_again_block(
+// CHECK-SAME:    %{{.*}}: !llvm.ptr, %[[U:[a-z0-9_]+]]: index, %[[OUT:[a-z0-9_]+]]: memref<?xi1>
+// CHECK:         %[[BDX_SLOT:.*]] = llvm.getelementptr %{{.*}}[6]
+// CHECK:         %[[BDX_I64:.*]] = llvm.load %[[BDX_SLOT]]
+// CHECK:         %[[BDX:.*]] = arith.index_cast %[[BDX_I64]] : i64 to index
+// CHECK:         %[[BOUND:.*]] = arith.minui %[[U]], %[[BDX]] : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[BOUND]]
+// CHECK:           scf.if
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[BDX]]
+// CHECK:           %[[ACTIVE:.*]] = arith.cmpi ult, %[[X:[a-z0-9_]+]], %[[U]] : index
+// CHECK:           memref.store %[[ACTIVE]], %[[OUT]][%[[X]]]
 // CHECK:         return
 
 // CHECK-LABEL: func.func private @__gpu_runner_kernels_kept_block(

@@ -2,7 +2,7 @@
 // host backend loops over x only up to min(u, block size in x), in every
 // row of a 2-D block. A bound below the block's size in x (5 of 8) and above
 // it (20), the comparison both ways round, a piece where every thread also
-// works, and a comparison used after the next barrier. On fibers, with
+// works, and pieces with values used after the next barrier. On fibers, with
 // --no-barrier-splitting, the same.
 // RUN: %gpu-runner %s | FileCheck %s
 // RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
@@ -54,7 +54,10 @@ module attributes {gpu.container_module} {
         memref.store %w, %shared[%l] : memref<24xi32, #gpu.address_space<workgroup>>
       }
       gpu.barrier
-      // Whether x < u, kept past a barrier: 1 or 0 for every thread.
+      // Whether x < u, used after the next barrier, and v1 + 7, which every
+      // thread computes in this piece and keeps past the barrier.
+      %c7 = arith.constant 7 : i32
+      %plus = arith.addi %v1, %c7 : i32
       %kept = arith.cmpi ult, %tx, %u : index
       scf.if %kept {
         %v = memref.load %shared[%l] : memref<24xi32, #gpu.address_space<workgroup>>
@@ -64,7 +67,10 @@ module attributes {gpu.container_module} {
       %at = arith.addi %first, %l : index
       %r = memref.load %shared[%l] : memref<24xi32, #gpu.address_space<workgroup>>
       memref.store %r, %out[%at] : memref<?xi32>
-      %flag = arith.extui %kept : i1 to i32
+      %kept_i32 = arith.extui %kept : i1 to i32
+      %c10 = arith.constant 10 : i32
+      %plus10 = arith.muli %plus, %c10 : i32
+      %flag = arith.addi %plus10, %kept_i32 : i32
       memref.store %flag, %flags[%at] : memref<?xi32>
       gpu.return
     }
@@ -100,8 +106,9 @@ module attributes {gpu.container_module} {
     // CHECK-NEXT:  [111001,   111002,   111003,   111004,   111005,   111006,   111007,   111008,   111101,   111102,   111103,   111104,   111105,   111106,   111107,   111108,   111201,   111202,   111203,   111204,   111205,   111206,   111207,   111208]]
     %u = memref.cast %h : memref<2x24xi32> to memref<*xi32>
     call @printMemrefI32(%u) : (memref<*xi32>) -> ()
-    // CHECK:      {{\[}}[1,   1,   1,   1,   1,   0,   0,   0,   1,   1,   1,   1,   1,   0,   0,   0,   1,   1,   1,   1,   1,   0,   0,   0],
-    // CHECK-NEXT:  [1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1]]
+    // (v1 + 7) * 10 + (x < u), v1 = 100 y + x, + 11000 below u.
+    // CHECK:      {{\[}}[110071,   110081,   110091,   110101,   110111,   120,   130,   140,   111071,   111081,   111091,   111101,   111111,   1120,   1130,   1140,   112071,   112081,   112091,   112101,   112111,   2120,   2130,   2140],
+    // CHECK-NEXT:  [110071,   110081,   110091,   110101,   110111,   110121,   110131,   110141,   111071,   111081,   111091,   111101,   111111,   111121,   111131,   111141,   112071,   112081,   112091,   112101,   112111,   112121,   112131,   112141]]
     %uf = memref.cast %hf : memref<2x24xi32> to memref<*xi32>
     call @printMemrefI32(%uf) : (memref<*xi32>) -> ()
     gpu.dealloc %out : memref<?xi32>
