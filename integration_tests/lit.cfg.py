@@ -29,14 +29,26 @@ if backend not in ("host", "cuda", "hip", "cuda-standin", "hip-standin"):
     lit_config.fatal("--param backend=%s: expected host, cuda, hip, "
                      "cuda-standin or hip-standin" % backend)
 config.available_features.add(backend)
+# --param kernel-threads=fibers: the host backend runs every kernel that
+# synchronizes on fibers (%gpu-runner gets --no-barrier-splitting), so that
+# the programs check both ways of running a block.
+kernel_threads = lit_config.params.get("kernel-threads", "loops")
+if kernel_threads not in ("loops", "fibers"):
+    lit_config.fatal("--param kernel-threads=%s: expected loops or fibers"
+                     % kernel_threads)
+if kernel_threads == "fibers" and backend != "host":
+    lit_config.fatal("--param kernel-threads=fibers is for the host backend")
+if kernel_threads == "fibers":
+    config.available_features.add("kernel-threads-fibers")
 # Each backend's run writes its files (Output/, the compile cache) in a
 # folder of its own, so that runs on several backends may go at once
 # (ctest -j).
-if backend == config.gpu_runner_default_backend:
+if backend == config.gpu_runner_default_backend and kernel_threads == "loops":
     config.test_exec_root = config.gpu_runner_obj_root
 else:
+    suffix = "-fibers" if kernel_threads == "fibers" else ""
     config.test_exec_root = os.path.join(config.gpu_runner_obj_root,
-                                         "backend-" + backend)
+                                         "backend-" + backend + suffix)
 # The binary under test: gpu-runner-cuda for cuda and cuda-standin.
 runner_backend = backend.split("-")[0]
 
@@ -148,6 +160,11 @@ if backend.endswith("-standin"):
         lit_config.fatal("--param backend=%s: gpu-runner-%s or its driver "
                          "stand-in was not built" % (backend, runner_backend))
     config.substitutions.append(("%gpu-runner", standins[runner_backend]))
+elif kernel_threads == "fibers":
+    config.substitutions.append(
+        ("%gpu-runner", "%s %s" % (
+            os.path.join(config.test_source_root, "Inputs", "with-fibers"),
+            os.path.join(tools, "gpu-runner-" + backend))))
 else:
     config.substitutions.append(
         ("%gpu-runner", os.path.join(tools, "gpu-runner-" + backend)))

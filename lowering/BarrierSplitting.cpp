@@ -64,6 +64,7 @@ private:
     return isShuffle(op) || isBroadcast(op);
   }
   bool containsCut(Operation *op) const;
+  static Value getExchangedValue(Operation *op);
   bool canExchangeInLoops(Operation *op) const;
   bool synchronizes(Operation *op) const;
   bool isUniform(Value value) const { return !perThread.contains(value); }
@@ -146,6 +147,15 @@ bool BarrierSplitter::KernelPieces::containsCut(Operation *op) const {
                                                        : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+/// The value an exchange moves, before the lowering widened it to the
+/// runtime call's i64: its buffer and the loads from it are no wider.
+Value BarrierSplitter::KernelPieces::getExchangedValue(Operation *op) {
+  Value value = op->getOperand(kExchangeValueOperand);
+  if (auto widened = value.getDefiningOp<arith::ExtUIOp>())
+    return widened.getIn();
+  return value;
 }
 
 /// A shuffle runs in the loops if its width is a constant the runtime would
@@ -375,7 +385,7 @@ bool BarrierSplitter::KernelPieces::analyzeBlock(Block &block) {
         return false;
       // Every lane's value goes through a buffer, where the lanes that read
       // it find it; a thread id itself has none.
-      Value value = op.getOperand(kExchangeValueOperand);
+      Value value = getExchangedValue(&op);
       if (!isUniform(value)) {
         if (isThreadId(value) || !isSpillable(value.getType()))
           return false;
@@ -405,7 +415,12 @@ bool BarrierSplitter::KernelPieces::analyzeBlock(Block &block) {
   // buffer; so is one the block yields (found by analyzeSyncOp).
   for (auto [op, index] : piece) {
     for (Value result : op->getResults()) {
-      bool crosses = llvm::any_of(result.getUsers(), [&](Operation *user) {
+      bool crosses = llvm::any_of(result.getUses(), [&](OpOperand &use) {
+        Operation *user = use.getOwner();
+        // An exchange reads what it moves from its own buffer (above).
+        if (exchanges.contains(user) &&
+            use.getOperandNumber() == kExchangeValueOperand)
+          return false;
         Operation *ancestor = block.findAncestorOpInBlock(*user);
         auto userPiece = piece.find(ancestor);
         return userPiece == piece.end() || userPiece->second != index;
@@ -599,9 +614,10 @@ Value BarrierSplitter::KernelPieces::emitExchange(Operation *op, OpBuilder &b,
                                                   const IRMapping &threadMap,
                                                   Value linear) {
   Location loc = op->getLoc();
-  Value value = op->getOperand(kExchangeValueOperand);
-  if (isUniform(value))
-    return threadMap.lookupOrDefault(value);
+  Value bits = op->getOperand(kExchangeValueOperand);
+  if (isUniform(bits))
+    return threadMap.lookupOrDefault(bits);
+  Value value = getExchangedValue(op);
   Value sourceLane =
       threadMap.lookupOrDefault(op->getOperand(kExchangeLaneOperand));
   Type i32 = b.getI32Type();
@@ -627,9 +643,12 @@ Value BarrierSplitter::KernelPieces::emitExchange(Operation *op, OpBuilder &b,
   Value source = arith::SelectOp::create(
       b, loc, exists,
       arith::IndexCastUIOp::create(b, loc, b.getIndexType(), sourceLane), lane);
-  return memref::LoadOp::create(
+  Value read = memref::LoadOp::create(
       b, loc, getBuffer(value, loc),
       ValueRange{arith::AddIOp::create(b, loc, base, source)});
+  if (value != bits)
+    read = arith::ExtUIOp::create(b, loc, bits.getType(), read);
+  return read;
 }
 
 /// Emits again, in a thread loop whose `threadMap` maps the thread ids, the

@@ -84,9 +84,9 @@ struct RunnerOptions {
 
   llvm::cl::opt<bool> noBarrierSplitting{
       "no-barrier-splitting",
-      llvm::cl::desc("Run every kernel with barriers on fibers, also those "
-                     "whose barriers all threads reach together (slower; "
-                     "for comparing the two)"),
+      llvm::cl::desc("Run every kernel with barriers, shuffles, broadcasts "
+                     "or reductions on fibers, also those whose threads all "
+                     "reach them together (slower; for comparing the two)"),
       llvm::cl::cat(category)};
 
   llvm::cl::opt<int> device{

@@ -13,7 +13,7 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %tid = gpu.thread_id x
-      %v = arith.index_cast %tid : index to i32
+      %v = memref.load %out[%tid] : memref<?xi32>
       memref.store %v, %shared[%tid] : memref<64xi32, #gpu.address_space<workgroup>>
       gpu.barrier
       scf.for %k = %c0 to %n step %c1 {
@@ -43,6 +43,69 @@ module attributes {gpu.container_module} {
         scf.yield %next : f32
       }
       memref.store %sum, %out[%tid] : memref<?xf32>
+      gpu.return
+    }
+
+    // Shuffles every thread reaches together are cut at like barriers: no
+    // fibers (the block function below).
+    // CHECK:       gpu.func @butterfly(
+    // CHECK-NOT:     gpu_runner.uses_fibers
+    // CHECK-SAME:    {
+    // FIBERS:      gpu.func @butterfly({{.*}}gpu_runner.uses_fibers
+    gpu.func @butterfly(%out: memref<?xi32>) kernel {
+      %tid = gpu.thread_id x
+      %v = memref.load %out[%tid] : memref<?xi32>
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c32 = arith.constant 32 : i32
+      %a, %pa = gpu.shuffle xor %v, %c1, %c32 : i32
+      %s = arith.addi %v, %a : i32
+      %b, %pb = gpu.shuffle down %s, %c2, %c32 : i32
+      %t = arith.addi %s, %b : i32
+      memref.store %t, %out[%tid] : memref<?xi32>
+      gpu.return
+    }
+
+    // A broadcast in a loop every thread runs alike: no fibers either.
+    // CHECK:       gpu.func @broadcast_loop(
+    // CHECK-NOT:     gpu_runner.uses_fibers
+    // CHECK-SAME:    {
+    gpu.func @broadcast_loop(%out: memref<?xi32>, %n: index) kernel {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %v = memref.load %out[%tid] : memref<?xi32>
+      %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %v) -> i32 {
+        %b = gpu.subgroup_broadcast %acc, first_active_lane : i32
+        %next = arith.addi %acc, %b : i32
+        scf.yield %next : i32
+      }
+      memref.store %r, %out[%tid] : memref<?xi32>
+      gpu.return
+    }
+
+    // A shuffle only some threads reach, or whose width is not a constant
+    // (which the runtime checks): fibers.
+    // CHECK:       gpu.func @shuffle_divergent({{.*}}gpu_runner.uses_fibers
+    // CHECK:       gpu.func @shuffle_width({{.*}}gpu_runner.uses_fibers
+    gpu.func @shuffle_divergent(%out: memref<?xi32>, %n: index) kernel {
+      %tid = gpu.thread_id x
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %some = arith.cmpi ult, %tid, %n : index
+      scf.if %some {
+        %v = memref.load %out[%tid] : memref<?xi32>
+        %a, %pa = gpu.shuffle xor %v, %c1, %c32 : i32
+        memref.store %a, %out[%tid] : memref<?xi32>
+      }
+      gpu.return
+    }
+    gpu.func @shuffle_width(%out: memref<?xi32>, %width: i32) kernel {
+      %tid = gpu.thread_id x
+      %c1 = arith.constant 1 : i32
+      %v = memref.load %out[%tid] : memref<?xi32>
+      %a, %pa = gpu.shuffle xor %v, %c1, %width : i32
+      memref.store %a, %out[%tid] : memref<?xi32>
       gpu.return
     }
 
@@ -78,6 +141,15 @@ module attributes {gpu.container_module} {
         args(%sums : memref<?xf32>, %n : index)
     gpu.launch_func @kernels::@uniform blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
         args(%out : memref<?xi32>, %n : index)
+    %c32_i32 = arith.constant 32 : i32
+    gpu.launch_func @kernels::@butterfly blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
+        args(%out : memref<?xi32>)
+    gpu.launch_func @kernels::@broadcast_loop blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
+        args(%out : memref<?xi32>, %n : index)
+    gpu.launch_func @kernels::@shuffle_divergent blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
+        args(%out : memref<?xi32>, %n : index)
+    gpu.launch_func @kernels::@shuffle_width blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
+        args(%out : memref<?xi32>, %c32_i32 : i32)
     gpu.launch_func @kernels::@divergent blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
         args(%n : index)
     gpu.launch_func @kernels::@early_exit blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
@@ -96,7 +168,7 @@ module attributes {gpu.container_module} {
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             scf.for %[[X:.*]] =
-// CHECK:               %[[V:.*]] = arith.index_cast %[[X]] : index to i32
+// CHECK:               %[[V:.*]] = memref.load %[[OUT]][%[[X]]]
 // CHECK:               memref.store %[[V]], %{{.*}}[%[[X]]]
 // CHECK:               memref.store %[[V]], %[[BUFFER:.*]][%{{.*}}] : memref<?xi32>
 // CHECK:         scf.for %[[K:.*]] = %{{.*}} to %[[N]]
@@ -126,4 +198,34 @@ module attributes {gpu.container_module} {
 // CHECK:         memref.load %[[SUM]]
 // CHECK:         memref.store %{{.*}}, %[[SUM]]
 // CHECK:         memref.load %[[SUM]]
+// CHECK:         return
+
+// The block function of @butterfly: the first loop over the threads stores
+// each thread's value in a buffer, as an i32 (not as the i64 the runtime's
+// shuffle takes); the next reads its source lane's there (the subgroup's
+// first lane plus the source lane) and stores what the second shuffle
+// moves; the last reads that. The lane ids, source lanes and validity are
+// computed again in each loop, not kept in buffers, and no shuffle calls
+// the runtime.
+// CHECK:       func.func private @__gpu_runner_kernels_butterfly_block(
+// CHECK-NOT:     memref<?xi1>
+// CHECK-NOT:     memref<?xi64>
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               %[[V:.*]] = memref.load %[[OUT:.*]][%{{.*}}] : memref<?xi32>
+// CHECK:               memref.store %[[V]], %[[FIRST:.*]][%{{.*}}] : memref<?xi32>
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               arith.xori
+// CHECK:               arith.index_castui
+// CHECK:               memref.load %[[FIRST]][%{{.*}}] : memref<?xi32>
+// CHECK:               memref.store %{{.*}}, %[[SECOND:.*]][%{{.*}}] : memref<?xi32>
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               memref.load %[[SECOND]][%{{.*}}] : memref<?xi32>
+// CHECK:               memref.store %{{.*}}, %[[OUT]][%{{.*}}] : memref<?xi32>
+// CHECK-NOT:     mgpuHostShuffleAt
 // CHECK:         return

@@ -139,25 +139,28 @@ Status computeByteRange(const MemRefView &view, const char *what,
   if (hasZeroSize(view))
     return Status();
 
-  Status overflow = Status::error(std::string("the ") + what + " (" +
-                                  formatShape(view.sizes) +
-                                  ") spans more bytes than 64 bits can count");
+  // Built only for an error: this is on the path of every copy.
+  auto overflow = [&] {
+    return Status::error(std::string("the ") + what + " (" +
+                         formatShape(view.sizes) +
+                         ") spans more bytes than 64 bits can count");
+  };
   // Lowest and highest element offsets, in elements.
   int64_t lowest = view.offset, highest = view.offset;
   for (size_t i = 0; i < view.sizes.size(); ++i) {
     int64_t extent;
     if (__builtin_mul_overflow(view.sizes[i] - 1, view.strides[i], &extent))
-      return overflow;
+      return overflow();
     if (__builtin_add_overflow(extent < 0 ? lowest : highest, extent,
                                extent < 0 ? &lowest : &highest))
-      return overflow;
+      return overflow();
   }
   int64_t lowestByte, elements, bytes;
   if (__builtin_mul_overflow(lowest, view.elementSizeBytes, &lowestByte) ||
       __builtin_sub_overflow(highest, lowest, &elements) ||
       __builtin_add_overflow(elements, 1, &elements) ||
       __builtin_mul_overflow(elements, view.elementSizeBytes, &bytes))
-    return overflow;
+    return overflow();
   // Integer arithmetic: a wrong descriptor may point anywhere, and the bounds
   // check that follows has to see where.
   range.begin =
@@ -256,9 +259,64 @@ Status readMemRefByteRange(int64_t rank, const void *descriptor,
   return computeByteRange(view, "memref", range);
 }
 
+namespace {
+
+/// One side of a contiguous rank-1 copy: its first byte and its bytes, as
+/// readMemRefDescriptor and computeByteRange would find them. False when
+/// the general path has to look (a null descriptor, a stride other than 1
+/// on more than one element, a size of 0 or less, any overflow).
+bool readContiguousSide(const void *descriptor, int64_t elementSizeBytes,
+                        char *&begin, int64_t &size) {
+  if (!descriptor)
+    return false;
+  const char *fields = static_cast<const char *>(descriptor);
+  void *aligned;
+  int64_t offset, stride;
+  std::memcpy(&aligned, fields + sizeof(void *), sizeof(void *));
+  const char *integers = fields + 2 * sizeof(void *);
+  std::memcpy(&offset, integers, sizeof(int64_t));
+  std::memcpy(&size, integers + sizeof(int64_t), sizeof(int64_t));
+  std::memcpy(&stride, integers + 2 * sizeof(int64_t), sizeof(int64_t));
+  if (size <= 0 || (stride != 1 && size != 1))
+    return false;
+  int64_t highest, lowestByte, bytes;
+  if (__builtin_add_overflow(offset, size - 1, &highest) ||
+      __builtin_mul_overflow(offset, elementSizeBytes, &lowestByte) ||
+      __builtin_mul_overflow(size, elementSizeBytes, &bytes))
+    return false;
+  begin = reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(aligned) +
+                                   static_cast<uintptr_t>(lowestByte));
+  return true;
+}
+
+} // namespace
+
 Status planStridedCopy(int64_t rank, const void *dstDescriptor,
                        const void *srcDescriptor, int64_t elementSizeBytes,
                        StridedCopyPlan &plan) {
+  // The common case, a copy between two contiguous rank-1 memrefs of the
+  // same size, without the vectors (and allocations) of the general path:
+  // it is on the path of every gpu.memcpy. It plans what the general path
+  // would; anything else goes there.
+  if (rank == 1 && elementSizeBytes > 0) {
+    char *dstBegin, *srcBegin;
+    int64_t dstSize, srcSize;
+    if (readContiguousSide(dstDescriptor, elementSizeBytes, dstBegin,
+                           dstSize) &&
+        readContiguousSide(srcDescriptor, elementSizeBytes, srcBegin,
+                           srcSize) &&
+        dstSize == srcSize) {
+      plan = StridedCopyPlan();
+      uint64_t bytes = static_cast<uint64_t>(dstSize) *
+                       static_cast<uint64_t>(elementSizeBytes);
+      plan.dst = dstBegin;
+      plan.src = srcBegin;
+      plan.runBytes = bytes;
+      plan.dstRange = ByteRange{dstBegin, bytes};
+      plan.srcRange = ByteRange{srcBegin, bytes};
+      return Status();
+    }
+  }
   MemRefView dst, src;
   GPU_RUNNER_RETURN_IF_ERROR(readMemRefDescriptor(
       rank, srcDescriptor, elementSizeBytes, "source", src));

@@ -226,12 +226,13 @@ Status DeviceMemory::checkRange(const void *ptr, uint64_t bytes,
   };
   if (bytes == 0)
     return Status();
-  std::string side = std::string("the ") + what;
+  // Built only for an error: this check is on the path of every copy.
+  auto side = [what] { return std::string("the ") + what; };
   if (!ptr)
-    return Status::error(side + " is a null pointer");
+    return Status::error(side() + " is a null pointer");
   uintptr_t begin = reinterpret_cast<uintptr_t>(ptr);
   if (bytes - 1 > UINTPTR_MAX - begin)
-    return Status::error(side + " (" + byteCount(bytes) + " at " +
+    return Status::error(side() + " (" + byteCount(bytes) + " at " +
                          formatPointer(ptr) +
                          ") runs past the end of the address space");
   uintptr_t last = begin + (bytes - 1);
@@ -242,13 +243,13 @@ Status DeviceMemory::checkRange(const void *ptr, uint64_t bytes,
   bool beginInArena = inArena(begin), lastInArena = inArena(last);
   if (!beginInArena && !lastInArena) {
     if (begin < arenaBegin && last >= arenaBegin + arenaBytes)
-      return Status::error(side + " (" + byteCount(bytes) + " at " +
+      return Status::error(side() + " (" + byteCount(bytes) + " at " +
                            formatPointer(ptr) +
                            ") spans both host memory and device memory");
     return Status(); // host memory
   }
   if (beginInArena != lastInArena)
-    return Status::error(side + " (" + byteCount(bytes) + " at " +
+    return Status::error(side() + " (" + byteCount(bytes) + " at " +
                          formatPointer(ptr) +
                          ") spans both host memory and device memory");
 
@@ -263,25 +264,25 @@ Status DeviceMemory::checkRange(const void *ptr, uint64_t bytes,
         last - lastIt->first < lastIt->second.size) {
       uint64_t before = lastIt->first - begin;
       return Status::error(
-          "out of bounds: " + side + " spans bytes [-" + bytesText(before) +
+          "out of bounds: " + side() + " spans bytes [-" + bytesText(before) +
           ", " + bytesText(last + 1 - lastIt->first) + ") of " +
           describeAllocation(lastIt->second.size, lastIt->second.allocLoc) +
           ": it starts " + byteCount(before) + " before the allocation");
     }
   }
   if (it == records.end())
-    return Status::error(side + " " + formatPointer(ptr) +
+    return Status::error(side() + " " + formatPointer(ptr) +
                          " is not a device allocation: it points into device "
                          "memory that no allocation holds");
   const Record &record = it->second;
   if (isFreed(record))
-    return Status::error("use after free: " + side + " is in " +
+    return Status::error("use after free: " + side() + " is in " +
                          describeAllocation(record.size, record.allocLoc) +
                          ", which was freed by " + describeOp(record.freeLoc));
   uint64_t offset = begin - it->first;
   uint64_t end = offset + bytes;
   if (end > record.size)
-    return Status::error("out of bounds: " + side + " spans bytes [" +
+    return Status::error("out of bounds: " + side() + " spans bytes [" +
                          bytesText(offset) + ", " + bytesText(end) + ") of " +
                          describeAllocation(record.size, record.allocLoc) +
                          ": " + byteCount(end - record.size) + " past its end");

@@ -133,6 +133,14 @@ Status HostRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
       plan.srcRange.begin, plan.srcRange.bytes, "source"));
   GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
       plan.dstRange.begin, plan.dstRange.bytes, "destination"));
+  if (plan.sizes.empty()) // one run, what runStridedCopy would copy
+    return streamManager.enqueue(
+        stream,
+        [dst = plan.dst, src = plan.src, bytes = plan.runBytes]() {
+          copyBytes(dst, src, bytes);
+          return Status();
+        },
+        loc);
   return streamManager.enqueue(
       stream,
       [plan = std::move(plan)]() {

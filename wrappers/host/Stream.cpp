@@ -1,10 +1,19 @@
 //===- Stream.cpp - The host backend's streams and events -----------------===//
 //
-// See Stream.h. One mutex guards all of the manager's state; tasks run with
-// it released. Each stream is served by one worker thread; a worker whose
-// stream is reclaimed goes to an idle pool and serves the next new stream,
-// because programs (and LLVM's lowering of a synchronous gpu.launch_func)
-// create and destroy streams all the time.
+// See Stream.h. One mutex guards the manager's state, with two exceptions
+// that keep an enqueue and a task's run cheap: a stream's queue of tasks and
+// its counts of tasks enqueued and completed. Each stream is served by one
+// worker thread; a worker whose stream is reclaimed goes to an idle pool and
+// serves the next new stream, because programs (and LLVM's lowering of a
+// synchronous gpu.launch_func) create and destroy streams all the time.
+//
+// The queue has one producer at a time (enqueuing holds the mutex) and one
+// consumer, the stream's worker, which pops and runs tasks without taking
+// the mutex. When the queue is empty the worker spins for a few
+// microseconds, in case the program is about to enqueue more, then sleeps;
+// an enqueue wakes it (a system call) only when it sleeps. The worker takes
+// the mutex only to sleep, to record a failure, to wake the threads waiting
+// for its progress, and to reclaim its stream.
 //
 // Waiting for another stream's work (events, joins) is a task that blocks
 // its own worker until the other stream's completed-task count reaches the
@@ -18,11 +27,13 @@
 #include "wrappers/host/FaultHandler.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
-#include <deque>
 #include <string>
 
 #include <pthread.h>
+#include <sched.h>
 
 namespace gpu_runner {
 
@@ -35,27 +46,108 @@ const char *const kReleasedStreamMessage =
 uint64_t idOf(void *handle) { return reinterpret_cast<uintptr_t>(handle); }
 void *handleOf(uint64_t id) { return reinterpret_cast<void *>(id); }
 
+/// How long a worker whose queue is empty keeps looking before it sleeps: a
+/// program enqueuing copies one after the other comes back within a
+/// microsecond or so, and waking a sleeping thread costs more than that.
+/// Short, because on a machine with few cores the spinning takes a core that
+/// another thread may want.
+constexpr std::chrono::nanoseconds kSpinBeforeSleep{20000};
+
+/// Tells the core that this thread is spinning (it yields the core's shared
+/// resources to the other hardware thread, and saves power).
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
 } // namespace
 
 struct StreamManager::QueuedTask {
   Task run;
-  const char *loc;
+  const char *loc = nullptr;
+};
+
+/// A stream's tasks, first in first out, in a chain of fixed-size blocks.
+/// One producer at a time: push is called with the manager's mutex held,
+/// which orders successive producers. One consumer, the stream's worker:
+/// pop is called without the mutex. The queue keeps no count of its own;
+/// the caller publishes each push with a release store of the stream's
+/// `enqueued` count, and pops only a task it saw counted there with an
+/// acquire load, which makes the task, and the link to its block, visible.
+class StreamManager::TaskQueue {
+public:
+  TaskQueue() : head(new Block), tail(head) {}
+  ~TaskQueue() {
+    while (head) {
+      Block *next = head->next;
+      delete head;
+      head = next;
+    }
+  }
+  TaskQueue(const TaskQueue &) = delete;
+  TaskQueue &operator=(const TaskQueue &) = delete;
+
+  /// The producer: appends a task, to be published by the caller.
+  void push(QueuedTask task) {
+    if (tailIndex == kBlockTasks) {
+      Block *block = new Block;
+      tail->next = block; // published with the task, below
+      tail = block;
+      tailIndex = 0;
+    }
+    tail->tasks[tailIndex++] = std::move(task);
+  }
+
+  /// The consumer: takes the oldest task, which must have been published.
+  QueuedTask pop() {
+    if (headIndex == kBlockTasks) {
+      Block *next = head->next;
+      delete head;
+      head = next;
+      headIndex = 0;
+    }
+    return std::move(head->tasks[headIndex++]);
+  }
+
+private:
+  static constexpr size_t kBlockTasks = 64;
+  struct Block {
+    QueuedTask tasks[kBlockTasks];
+    Block *next = nullptr;
+  };
+  // The consumer's end.
+  Block *head;
+  size_t headIndex = 0;
+  // The producer's end, on its own cache line so that pushing and popping
+  // do not contend for one.
+  alignas(64) Block *tail;
+  size_t tailIndex = 0;
 };
 
 struct StreamManager::StreamState {
   explicit StreamState(uint64_t streamId) : id(streamId) {}
   const uint64_t id;
-  std::deque<QueuedTask> queue;
-  /// Tasks pushed and tasks finished (run, failed or skipped) so far.
-  uint64_t enqueued = 0;
-  uint64_t completed = 0;
+  /// Pushed with the mutex held, popped by the worker without it.
+  TaskQueue queue;
+  /// Tasks pushed so far: written with the mutex held (a release store that
+  /// publishes the task), read by the worker without it.
+  alignas(64) std::atomic<uint64_t> enqueued{0};
+  /// Tasks finished (run, failed or skipped) so far: written by the worker
+  /// only, without the mutex; read by anyone.
+  alignas(64) std::atomic<uint64_t> completed{0};
   /// The smallest `completed` count a waiter waits for; the worker wakes the
-  /// waiters only when it gets there, not after every task.
-  uint64_t wakeAt = UINT64_MAX;
-  bool released = false;
+  /// waiters only when it gets there, not after every task. Written with the
+  /// mutex held; read by the worker without it (see waitFor).
+  std::atomic<uint64_t> wakeAt{UINT64_MAX};
+  /// Written with the mutex held; the worker also reads it without the
+  /// mutex, to stop spinning on a released stream.
+  std::atomic<bool> released{false};
   Worker *worker = nullptr;
   /// The first failure of a task; later tasks are skipped, as a GPU stream
-  /// stops at a sticky error.
+  /// stops at a sticky error. Written by the worker with the mutex held.
   bool failed = false;
   std::string errorLoc;
   std::string errorMessage;
@@ -76,6 +168,9 @@ struct StreamManager::Worker {
   /// The stream this worker serves; null while idle.
   std::shared_ptr<StreamState> stream;
   bool exit = false;
+  /// Whether the worker waits on `wake`, or is about to: only then does new
+  /// work (or a release, or exit) need to notify it.
+  bool sleeping = false;
 };
 
 StreamManager::StreamManager() = default;
@@ -91,43 +186,20 @@ void *StreamManager::workerMain(void *worker) {
 void StreamManager::workerLoop(Worker &worker) {
   std::unique_lock<std::mutex> lock(mutex);
   while (true) {
-    worker.wake.wait(lock, [&] {
-      return worker.exit || (worker.stream && (!worker.stream->queue.empty() ||
-                                               worker.stream->released));
-    });
+    while (!worker.exit && !worker.stream) {
+      worker.sleeping = true;
+      worker.wake.wait(lock);
+      worker.sleeping = false;
+    }
     if (!worker.stream)
       return; // exit, and no stream to finish first
     std::shared_ptr<StreamState> stream = worker.stream;
+    lock.unlock();
+    serve(worker, *stream, lock);
 
-    if (!stream->queue.empty()) {
-      QueuedTask task = std::move(stream->queue.front());
-      stream->queue.pop_front();
-      bool skip = stream->failed;
-      lock.unlock();
-      Status status = Status();
-      if (!skip) {
-        RunningOpScope running(task.loc);
-        status = task.run();
-      }
-      task.run = nullptr; // destroy what the task captured outside the lock
-      lock.lock();
-      if (!status.ok() && !stream->failed) {
-        stream->failed = true;
-        stream->errorLoc = task.loc ? task.loc : "";
-        stream->errorMessage = status.message();
-      }
-      // Waking every waiter after every task would cost the worker its core
-      // on a busy machine each time (a woken thread preempts it), for
-      // waiters that mostly go back to sleep.
-      if (++stream->completed >= stream->wakeAt) {
-        stream->wakeAt = UINT64_MAX;
-        progress.notify_all();
-      }
-      continue;
-    }
-
-    // Released and drained: reclaim the stream, keep its failure for the
-    // next synchronization, and wait for another stream to serve.
+    // Released and drained (serve returns with the mutex held): reclaim the
+    // stream, keep its failure for the next synchronization, and wait for
+    // another stream to serve.
     if (stream->failed)
       pendingErrors.push_back(
           PendingError{stream->id, stream->errorLoc, stream->errorMessage});
@@ -136,6 +208,80 @@ void StreamManager::workerLoop(Worker &worker) {
     worker.stream = nullptr;
     idleWorkers.push_back(&worker);
     progress.notify_all();
+  }
+}
+
+void StreamManager::serve(Worker &worker, StreamState &stream,
+                          std::unique_lock<std::mutex> &lock) {
+  // Only this thread writes `completed`.
+  uint64_t done = stream.completed.load(std::memory_order_relaxed);
+  while (true) {
+    if (done == stream.enqueued.load(std::memory_order_acquire) &&
+        !awaitWork(worker, stream, done, lock))
+      return; // released and drained, with the mutex held
+
+    QueuedTask task = stream.queue.pop();
+    bool skip = stream.failed;
+    Status status = Status();
+    if (!skip) {
+      RunningOpScope running(task.loc);
+      status = task.run();
+    }
+    task.run = nullptr; // destroy what the task captured before counting it
+    if (!status.ok() && !stream.failed) {
+      std::lock_guard<std::mutex> failureLock(mutex);
+      stream.failed = true;
+      stream.errorLoc = task.loc ? task.loc : "";
+      stream.errorMessage = status.message();
+    }
+    // Sequentially consistent, with the load of `wakeAt` after it: a waiter
+    // stores `wakeAt` and then loads `completed` (waitFor), so at least one
+    // of the two sees the other's store, and no waiter sleeps through the
+    // count it waits for.
+    ++done;
+    stream.completed.store(done, std::memory_order_seq_cst);
+    // Waking every waiter after every task would cost the worker its core
+    // on a busy machine each time (a woken thread preempts it), for
+    // waiters that mostly go back to sleep.
+    if (done >= stream.wakeAt.load(std::memory_order_seq_cst)) {
+      // With the mutex held, so that the wake-up cannot fall between a
+      // waiter's last check and its wait.
+      std::lock_guard<std::mutex> wakeLock(mutex);
+      stream.wakeAt.store(UINT64_MAX, std::memory_order_seq_cst);
+      progress.notify_all();
+    }
+  }
+}
+
+bool StreamManager::awaitWork(Worker &worker, StreamState &stream,
+                              uint64_t done,
+                              std::unique_lock<std::mutex> &lock) {
+  // Spin first: checking the queue is a load, sleeping and being woken are
+  // two system calls and a thread wake-up.
+  auto deadline = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+  for (unsigned spins = 1;; ++spins) {
+    if (stream.enqueued.load(std::memory_order_acquire) != done)
+      return true;
+    if (stream.released.load(std::memory_order_relaxed))
+      break; // no more work will come: reclaim it now
+    cpuRelax();
+    if (spins % 64 == 0 && std::chrono::steady_clock::now() >= deadline)
+      break;
+  }
+  // Then sleep. Pushes and releases happen with the mutex held and notify a
+  // worker marked sleeping, so checking for them with the mutex held, then
+  // waiting (which releases it), loses none.
+  lock.lock();
+  while (true) {
+    if (stream.enqueued.load(std::memory_order_acquire) != done) {
+      lock.unlock();
+      return true;
+    }
+    if (stream.released)
+      return false;
+    worker.sleeping = true;
+    worker.wake.wait(lock);
+    worker.sleeping = false;
   }
 }
 
@@ -194,7 +340,7 @@ Status StreamManager::tokenMark(void *token, Mark &mark) const {
   case HandleKind::Stream:
     // Nothing is enqueued on a released stream: its count is final.
     if (auto it = streams.find(idOf(token)); it != streams.end())
-      mark.emplace_back(it->second, it->second->enqueued);
+      mark.emplace_back(it->second, enqueuedCount(*it->second));
     return Status();
   case HandleKind::Event:
     if (auto it = events.find(idOf(token));
@@ -207,10 +353,16 @@ Status StreamManager::tokenMark(void *token, Mark &mark) const {
   return invalidStreamHandle(token);
 }
 
+uint64_t StreamManager::enqueuedCount(const StreamState &stream) {
+  // Only writers with the mutex held, which the caller holds.
+  return stream.enqueued.load(std::memory_order_relaxed);
+}
+
 void StreamManager::push(StreamState &stream, Task task, const char *loc) {
-  stream.queue.push_back(QueuedTask{std::move(task), loc});
-  ++stream.enqueued;
-  stream.worker->wake.notify_one();
+  stream.queue.push(QueuedTask{std::move(task), loc});
+  stream.enqueued.store(enqueuedCount(stream) + 1, std::memory_order_release);
+  if (stream.worker->sleeping)
+    stream.worker->wake.notify_one();
 }
 
 void StreamManager::pushWait(StreamState &stream, Mark mark) {
@@ -252,20 +404,21 @@ void StreamManager::release(StreamState &stream) {
   if (stream.released)
     return;
   stream.released = true;
-  stream.worker->wake.notify_one();
+  if (stream.worker->sleeping)
+    stream.worker->wake.notify_one();
 }
 
 StreamManager::Mark StreamManager::markAll() const {
   Mark mark;
   mark.reserve(streams.size());
   for (const auto &entry : streams)
-    mark.emplace_back(entry.second, entry.second->enqueued);
+    mark.emplace_back(entry.second, enqueuedCount(*entry.second));
   return mark;
 }
 
 bool StreamManager::isDone(const Mark &mark) {
   for (const auto &point : mark)
-    if (point.first->completed < point.second)
+    if (point.first->completed.load(std::memory_order_acquire) < point.second)
       return false;
   return true;
 }
@@ -275,9 +428,21 @@ void StreamManager::waitFor(std::unique_lock<std::mutex> &lock,
   while (!isDone(mark)) {
     // Registered again after every wake-up: the worker clears its mark when
     // it wakes the waiters, some of which may wait for more.
+    for (const auto &point : mark) {
+      StreamState &stream = *point.first;
+      if (stream.completed.load(std::memory_order_acquire) < point.second &&
+          point.second < stream.wakeAt.load(std::memory_order_relaxed))
+        stream.wakeAt.store(point.second, std::memory_order_seq_cst);
+    }
+    // Checked again after registering, sequentially consistent: the worker
+    // stores `completed` and then loads `wakeAt` (serve), so either this
+    // sees its count or it sees this mark and wakes us, with the mutex.
+    bool done = true;
     for (const auto &point : mark)
-      if (point.first->completed < point.second)
-        point.first->wakeAt = std::min(point.first->wakeAt, point.second);
+      done &= point.first->completed.load(std::memory_order_seq_cst) >=
+              point.second;
+    if (done)
+      return;
     progress.wait(lock);
   }
 }
@@ -359,7 +524,7 @@ Status StreamManager::synchronize(void *stream) {
   GPU_RUNNER_RETURN_IF_ERROR(lookupStream(stream, state, /*forEnqueue=*/false));
   if (!state) // released and reclaimed
     return pendingError(idOf(stream));
-  Mark mark{{state, state->enqueued}};
+  Mark mark{{state, enqueuedCount(*state)}};
   waitFor(lock, mark);
   return firstError(mark);
 }
@@ -379,7 +544,7 @@ Status StreamManager::destroy(void *stream) {
   }
   // Released twice: a program that waits on a token a gpu.wait consumed
   // already. Its work must still be done when this returns.
-  waitFor(lock, Mark{{state, state->enqueued}});
+  waitFor(lock, Mark{{state, enqueuedCount(*state)}});
   return Status();
 }
 
@@ -401,7 +566,7 @@ Status StreamManager::join(void *stream, void *dependency) {
       lookupStream(dependency, dependencyState, /*forEnqueue=*/false));
   if (!dependencyState)
     return Status(); // reclaimed: all its work is done
-  pushWait(*state, Mark{{dependencyState, dependencyState->enqueued}});
+  pushWait(*state, Mark{{dependencyState, enqueuedCount(*dependencyState)}});
   release(*dependencyState);
   return Status();
 }
@@ -448,7 +613,7 @@ Status StreamManager::recordEvent(void *event, void *stream) {
     std::shared_ptr<StreamState> streamState;
     GPU_RUNNER_RETURN_IF_ERROR(
         lookupStream(stream, streamState, /*forEnqueue=*/true));
-    mark.emplace_back(streamState, streamState->enqueued);
+    mark.emplace_back(streamState, enqueuedCount(*streamState));
   } else {
     mark = markAll();
   }

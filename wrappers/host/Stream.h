@@ -30,21 +30,117 @@
 #include "wrappers/common/RuntimeError.h"
 
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace gpu_runner {
 
+/// A callable that returns a Status, like std::function<Status()>, but
+/// kept in the object itself when it fits in kInlineBytes (what copies,
+/// fills, launches and waits capture all do), so that enqueueing one
+/// allocates nothing; larger ones are kept on the heap. Move-only.
+class StreamTask {
+public:
+  static constexpr size_t kInlineBytes = 48;
+
+  StreamTask() = default;
+  StreamTask(std::nullptr_t) {}
+  template <typename F,
+            typename = std::enable_if_t<
+                !std::is_same_v<std::decay_t<F>, StreamTask> &&
+                std::is_invocable_r_v<Status, std::decay_t<F> &>>>
+  StreamTask(F &&function) {
+    using Stored = std::decay_t<F>;
+    if constexpr (fitsInline<Stored>()) {
+      new (storage) Stored(std::forward<F>(function));
+      ops = &kInlineOps<Stored>;
+    } else {
+      *reinterpret_cast<Stored **>(storage) =
+          new Stored(std::forward<F>(function));
+      ops = &kHeapOps<Stored>;
+    }
+  }
+  StreamTask(StreamTask &&other) noexcept { take(other); }
+  StreamTask &operator=(StreamTask &&other) noexcept {
+    if (this != &other) {
+      reset();
+      take(other);
+    }
+    return *this;
+  }
+  StreamTask &operator=(std::nullptr_t) {
+    reset();
+    return *this;
+  }
+  StreamTask(const StreamTask &) = delete;
+  StreamTask &operator=(const StreamTask &) = delete;
+  ~StreamTask() { reset(); }
+
+  explicit operator bool() const { return ops != nullptr; }
+  Status operator()() { return ops->call(storage); }
+
+private:
+  struct Ops {
+    Status (*call)(void *storage);
+    /// Move-constructs into `to` and destroys `from`.
+    void (*relocate)(void *to, void *from);
+    void (*destroy)(void *storage);
+  };
+
+  template <typename Stored> static constexpr bool fitsInline() {
+    return sizeof(Stored) <= kInlineBytes &&
+           alignof(Stored) <= alignof(std::max_align_t) &&
+           std::is_nothrow_move_constructible_v<Stored>;
+  }
+
+  template <typename Stored>
+  static inline const Ops kInlineOps = {
+      [](void *storage) { return (*static_cast<Stored *>(storage))(); },
+      [](void *to, void *from) {
+        new (to) Stored(std::move(*static_cast<Stored *>(from)));
+        static_cast<Stored *>(from)->~Stored();
+      },
+      [](void *storage) { static_cast<Stored *>(storage)->~Stored(); }};
+
+  template <typename Stored>
+  static inline const Ops kHeapOps = {
+      [](void *storage) { return (**static_cast<Stored **>(storage))(); },
+      [](void *to, void *from) {
+        *static_cast<Stored **>(to) = *static_cast<Stored **>(from);
+      },
+      [](void *storage) { delete *static_cast<Stored **>(storage); }};
+
+  void take(StreamTask &other) {
+    if (other.ops) {
+      other.ops->relocate(storage, other.storage);
+      ops = other.ops;
+      other.ops = nullptr;
+    }
+  }
+  void reset() {
+    if (ops) {
+      ops->destroy(storage);
+      ops = nullptr;
+    }
+  }
+
+  alignas(std::max_align_t) unsigned char storage[kInlineBytes];
+  const Ops *ops = nullptr;
+};
+
 class StreamManager {
 public:
   /// What a stream runs. A failed Status is kept by the stream and reported
   /// at the next synchronization with it, at the location of the task's op.
-  using Task = std::function<Status()>;
+  using Task = StreamTask;
 
   StreamManager();
   /// Drains every stream and joins the worker threads (see shutdown).
@@ -135,6 +231,7 @@ private:
   struct EventState;
   struct Worker;
   struct QueuedTask;
+  class TaskQueue;
   /// A point in the queues of some streams: done when each stream has
   /// completed at least that many tasks.
   using Mark = std::vector<std::pair<std::shared_ptr<StreamState>, uint64_t>>;
@@ -142,8 +239,17 @@ private:
 
   static void *workerMain(void *worker);
   void workerLoop(Worker &worker);
+  /// Runs `stream`'s tasks until it is released and drained; returns with
+  /// the mutex held (`lock`, which the caller passes unlocked).
+  void serve(Worker &worker, StreamState &stream,
+             std::unique_lock<std::mutex> &lock);
+  /// Waits until `stream` has a task after the first `done`, with the mutex
+  /// released (true), or is released with none (false, the mutex held).
+  bool awaitWork(Worker &worker, StreamState &stream, uint64_t done,
+                 std::unique_lock<std::mutex> &lock);
 
   // All of these expect `mutex` to be held.
+  static uint64_t enqueuedCount(const StreamState &stream);
   HandleKind kindOf(void *handle) const;
   Status invalidStreamHandle(void *handle) const;
   Status lookupStream(void *handle, std::shared_ptr<StreamState> &stream,

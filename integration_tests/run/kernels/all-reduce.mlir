@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
 // RUN: %gpu-runner --check-bounds %s | FileCheck %s
 
 // gpu.all_reduce over blocks of 128 threads (4 subgroups): add and max over

@@ -3,6 +3,10 @@
 // program or flag compiles again, and a damaged entry is reported,
 // recompiled and replaced, never loaded.
 //
+// Not where every run has --no-barrier-splitting: that a change of the flag
+// compiles again is one of the checks.
+// UNSUPPORTED: kernel-threads-fibers
+//
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/program.mlir
 //
 // First run: a miss, compiled and stored; second run: a hit.

@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
 // RUN: %gpu-runner --check-bounds %s | FileCheck %s
 
 // An xor butterfly sums the lane ids of a subgroup in every lane; a shuffle

@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
 
 // Subgroup ops in blocks whose size is not a multiple of the subgroup size
 // (32): the last subgroup of such a block is partial. A GPU runs it as a

@@ -1,4 +1,5 @@
 // RUN: %gpu-runner %s | FileCheck %s
+// RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
 
 // Subgroup ids of a block of 80 threads (the last subgroup is partial), a
 // device function called from a kernel, private memory, an early return,

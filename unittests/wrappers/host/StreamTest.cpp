@@ -13,10 +13,12 @@
 
 #include "unittests/wrappers/TestSupport.h"
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <future>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace gpu_runner;
@@ -668,4 +670,200 @@ TEST_CASE("released events are forgotten once their work is done",
     REQUIRE_OK(streams.synchronizeToken(event));
   second.open();
   REQUIRE_OK(streams.releaseToken(producer));
+}
+
+// The worker pops tasks without the manager's mutex, spins on an empty
+// queue for a while, then sleeps until a push or a release wakes it; a
+// waiter and the worker meet through the completed count and the waiter's
+// mark (StreamManager::waitFor). These tests exercise each hand-over.
+
+TEST_CASE("a worker that went to sleep is woken by the next push",
+          "[stream]") {
+  StreamManager streams;
+  void *stream = createStream(streams);
+  int ran = 0; // plain int: synchronize orders it for the test thread
+  for (int round = 0; round < 3; ++round) {
+    // Long past the worker's spin: it sleeps when the next task comes.
+    std::this_thread::sleep_for(100ms);
+    enqueueAction(streams, stream, [&] { ++ran; });
+    REQUIRE_OK(streams.synchronize(stream));
+    CHECK(ran == round + 1);
+  }
+  // A release alone wakes it too: the stream is reclaimed.
+  std::this_thread::sleep_for(100ms);
+  REQUIRE_OK(streams.destroy(stream));
+  while (streams.streamCount() != 0)
+    std::this_thread::yield();
+  CHECK(streams.workerCount() == 1);
+}
+
+TEST_CASE("synchronizing right after each enqueue never misses the wake-up",
+          "[stream]") {
+  // Each synchronize races the worker finishing the task it waits for:
+  // the worker may be spinning, running, or asleep.
+  StreamManager streams;
+  void *stream = createStream(streams);
+  int value = 0;
+  for (int i = 0; i < 20000; ++i) {
+    enqueueAction(streams, stream, [&value, i] { value = i; });
+    REQUIRE_OK(streams.synchronize(stream));
+    REQUIRE(value == i);
+    if (i % 5000 == 4999)
+      std::this_thread::sleep_for(50ms); // let it fall asleep now and then
+  }
+}
+
+TEST_CASE("waits across streams hand over many small tasks in order",
+          "[stream][event]") {
+  StreamManager streams;
+  void *producer = createStream(streams);
+  void *consumer = createStream(streams);
+  void *event = createEvent(streams);
+  // Slot i is written by the producer's worker before the i-th record of
+  // the event, and read by the consumer's worker after its i-th wait for
+  // it: plain memory, which the wait must order.
+  const int rounds = 2000;
+  std::vector<int> written(rounds, 0);
+  std::vector<int> seen(rounds, 0);
+  for (int i = 0; i < rounds; ++i) {
+    enqueueAction(streams, producer, [&written, i] { written[i] = i + 1; });
+    REQUIRE_OK(streams.recordEvent(event, producer));
+    REQUIRE_OK(streams.waitEvent(consumer, event));
+    enqueueAction(streams, consumer,
+                  [&written, &seen, i] { seen[i] = written[i]; });
+  }
+  REQUIRE_OK(streams.synchronizeAll());
+  bool allSeen = true;
+  for (int i = 0; i < rounds; ++i)
+    allSeen &= seen[i] == i + 1;
+  CHECK(allSeen);
+}
+
+TEST_CASE("a sticky failure skips every later task, however they arrive",
+          "[stream]") {
+  StreamManager streams;
+  void *stream = createStream(streams);
+  std::atomic<int> ranBefore{0}, ranAfter{0};
+  // Enough tasks to span several of the queue's blocks, the failure in the
+  // middle of one.
+  for (int i = 0; i < 100; ++i)
+    enqueueAction(streams, stream, [&] { ++ranBefore; });
+  REQUIRE_OK(streams.enqueue(
+      stream, [] { return Status::error("the copy faulted"); },
+      "gpu.memcpy@f.mlir:3:1"));
+  for (int i = 0; i < 100; ++i)
+    enqueueAction(streams, stream, [&] { ++ranAfter; });
+  // More after the worker went to sleep on the failed stream.
+  std::this_thread::sleep_for(100ms);
+  for (int i = 0; i < 100; ++i)
+    enqueueAction(streams, stream, [&] { ++ranAfter; });
+  Status status = streams.synchronize(stream);
+  CHECK(status.loc() == "gpu.memcpy@f.mlir:3:1");
+  REQUIRE_ERROR(status, "the copy faulted");
+  CHECK(ranBefore == 100);
+  CHECK(ranAfter == 0);
+}
+
+TEST_CASE("threads enqueuing on one stream each keep their order",
+          "[stream]") {
+  // Pushes are serialized by the manager's mutex, the queue's one
+  // producer at a time.
+  StreamManager streams;
+  void *stream = createStream(streams);
+  const int threads = 4, perThread = 5000;
+  std::vector<std::vector<int>> order(threads); // touched by the worker only
+  std::vector<std::thread> enqueuers;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < threads; ++t)
+    enqueuers.emplace_back([&, t] {
+      for (int i = 0; i < perThread; ++i)
+        if (!streams
+                 .enqueue(
+                     stream,
+                     [&order, t, i] {
+                       order[t].push_back(i);
+                       return Status();
+                     },
+                     "gpu.memcpy")
+                 .ok())
+          ++failures;
+    });
+  for (std::thread &thread : enqueuers)
+    thread.join();
+  REQUIRE_OK(streams.synchronize(stream));
+  CHECK(failures == 0);
+  std::vector<int> expected(perThread);
+  for (int i = 0; i < perThread; ++i)
+    expected[i] = i;
+  for (int t = 0; t < threads; ++t)
+    CHECK(order[t] == expected);
+}
+
+TEST_CASE("a task's captures are destroyed before it counts as done",
+          "[stream]") {
+  // What a task captured (a kernel's arguments, a freed allocation's
+  // record) is gone once a wait for the task returns.
+  struct SlowToDestroy {
+    explicit SlowToDestroy(std::atomic<int> *destroyed)
+        : destroyed(destroyed) {}
+    SlowToDestroy(SlowToDestroy &&other) noexcept
+        : destroyed(std::exchange(other.destroyed, nullptr)) {}
+    ~SlowToDestroy() {
+      if (!destroyed)
+        return;
+      // Gives a wrong implementation, that counts the task first, the time
+      // to let the wait return.
+      std::this_thread::sleep_for(20ms);
+      ++*destroyed;
+    }
+    std::atomic<int> *destroyed;
+  };
+  StreamManager streams;
+  void *stream = createStream(streams);
+  std::atomic<int> destroyed{0};
+  for (int i = 0; i < 3; ++i) {
+    REQUIRE_OK(streams.enqueue(
+        stream,
+        [guard = SlowToDestroy(&destroyed)] { return Status(); },
+        "gpu.memcpy"));
+    REQUIRE_OK(streams.synchronize(stream));
+    CHECK(destroyed == i + 1);
+  }
+}
+
+TEST_CASE("stream tasks keep small captures in place and large ones on the "
+          "heap, and destroy each once",
+          "[stream]") {
+  auto counter = std::make_shared<int>(0);
+  SECTION("small") {
+    StreamTask task([counter] {
+      ++*counter;
+      return Status();
+    });
+    CHECK(counter.use_count() == 2);
+    StreamTask moved(std::move(task));
+    CHECK_FALSE(task);
+    CHECK(counter.use_count() == 2);
+    REQUIRE_OK(moved());
+    CHECK(*counter == 1);
+    moved = nullptr;
+    CHECK_FALSE(moved);
+    CHECK(counter.use_count() == 1);
+  }
+  SECTION("large") {
+    std::array<char, 200> payload{};
+    payload[199] = 7;
+    StreamTask task([counter, payload] {
+      *counter += payload[199];
+      return Status::error("large");
+    });
+    CHECK(counter.use_count() == 2);
+    StreamTask moved;
+    moved = std::move(task);
+    CHECK_FALSE(task);
+    CHECK(counter.use_count() == 2);
+    REQUIRE_ERROR(moved(), "large");
+    CHECK(*counter == 7);
+  }
+  CHECK(counter.use_count() == 1);
 }
