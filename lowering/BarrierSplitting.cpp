@@ -86,7 +86,9 @@ private:
                      Value linear);
   Value recompute(Value value, OpBuilder &b, IRMapping &threadMap);
   template <typename Fn>
-  void emitThreadLoop(OpBuilder &b, Location loc, Fn body);
+  void emitThreadLoop(OpBuilder &b, Location loc, Fn body,
+                      Value xBound = Value());
+  Operation *findThreadXBound(ArrayRef<Operation *> segment) const;
   void emitBlock(Block &block, OpBuilder &b, IRMapping &map);
   void emitSegment(ArrayRef<Operation *> segment, OpBuilder &b,
                    const IRMapping &map);
@@ -497,10 +499,15 @@ Value BarrierSplitter::KernelPieces::getBuffer(Value value, Location loc) {
 
 /// A loop nest over the block's threads that calls `body(builder, ids,
 /// linear id)`.
+/// The x loop runs to `xBound` when given (no further than the block's
+/// size in x), and the linear id still counts the block's whole rows.
 template <typename Fn>
 void BarrierSplitter::KernelPieces::emitThreadLoop(OpBuilder &b, Location loc,
-                                                   Fn body) {
-  createThreadLoops(b, loc, blockSize, [&](OpBuilder &b, ValueRange ids) {
+                                                   Fn body, Value xBound) {
+  Value bounds[3] = {blockSize[0], blockSize[1], blockSize[2]};
+  if (xBound)
+    bounds[0] = arith::MinUIOp::create(b, loc, xBound, blockSize[0]);
+  createThreadLoops(b, loc, bounds, [&](OpBuilder &b, ValueRange ids) {
     Value linear = arith::AddIOp::create(
         b, loc, ids[0],
         arith::MulIOp::create(
@@ -513,16 +520,65 @@ void BarrierSplitter::KernelPieces::emitThreadLoop(OpBuilder &b, Location loc,
   });
 }
 
+/// The comparison `thread_id_x < u`, u uniform, when it guards all that
+/// `segment` does: the segment is one scf.if on it, without results or else
+/// branch, and ops without effects whose results no later piece uses. The
+/// threads whose x id is `u` or more then do nothing in the segment, in
+/// every row of the block, and its loop over x can stop at `u` (a tree
+/// level of a reduction runs only its active threads).
+Operation *BarrierSplitter::KernelPieces::findThreadXBound(
+    ArrayRef<Operation *> segment) const {
+  scf::IfOp guarded;
+  for (Operation *op : segment) {
+    auto branch = dyn_cast<scf::IfOp>(op);
+    if (branch && !guarded && branch->getNumResults() == 0 &&
+        branch.getElseRegion().empty()) {
+      guarded = branch;
+      continue;
+    }
+    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
+        llvm::any_of(op->getResults(),
+                     [&](Value result) { return buffered.contains(result); }))
+      return nullptr;
+  }
+  if (!guarded)
+    return nullptr;
+  auto compare = guarded.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!compare || !llvm::is_contained(segment, compare.getOperation()))
+    return nullptr;
+  Value tidX = threadIds[0];
+  bool below = (compare.getPredicate() == arith::CmpIPredicate::ult &&
+                compare.getLhs() == tidX && isUniform(compare.getRhs())) ||
+               (compare.getPredicate() == arith::CmpIPredicate::ugt &&
+                compare.getRhs() == tidX && isUniform(compare.getLhs()));
+  return below ? compare.getOperation() : nullptr;
+}
+
 void BarrierSplitter::KernelPieces::emitSegment(ArrayRef<Operation *> segment,
                                                 OpBuilder &b,
                                                 const IRMapping &map) {
   if (segment.empty())
     return;
   Location loc = segment.front()->getLoc();
+  Operation *compare = findThreadXBound(segment);
+  Value xBound;
+  if (compare) {
+    // The bound must be there before the loop: not a per-thread buffer's.
+    auto cmp = cast<arith::CmpIOp>(compare);
+    Value bound = cmp.getLhs() == threadIds[0] ? cmp.getRhs() : cmp.getLhs();
+    if (map.contains(bound))
+      xBound = map.lookup(bound);
+    else
+      compare = nullptr;
+  }
   emitThreadLoop(b, loc, [&](OpBuilder &b, Value *ids, Value linear) {
     IRMapping threadMap = map;
     for (int d = 0; d < 3; ++d)
       threadMap.map(threadIds[d], ids[d]);
+    // Every thread of the narrowed loop passes the comparison.
+    if (compare)
+      threadMap.map(compare->getResult(0),
+                    arith::ConstantIntOp::create(b, loc, 1, 1).getResult());
 
     // Per-thread values of earlier pieces come from their buffers.
     llvm::DenseSet<Value> definedHere;
@@ -546,6 +602,8 @@ void BarrierSplitter::KernelPieces::emitSegment(ArrayRef<Operation *> segment,
       });
 
     for (Operation *op : segment) {
+      if (op == compare)
+        continue;
       if (exchanges.contains(op))
         threadMap.map(op->getResult(0), emitExchange(op, b, threadMap, linear));
       else
@@ -558,7 +616,7 @@ void BarrierSplitter::KernelPieces::emitSegment(ArrayRef<Operation *> segment,
         if (buffered.contains(result))
           memref::StoreOp::create(b, loc, threadMap.lookup(result),
                                   getBuffer(result, loc), ValueRange{linear});
-  });
+  }, xBound);
 }
 
 /// What a thread reads at a shuffle or broadcast whose cut every lane's

@@ -722,18 +722,19 @@ public:
 
 } // namespace
 
-void addGpuTypeConversions(LLVMTypeConverter &converter) {
+void addGpuTypeConversions(LLVMTypeConverter &converter,
+                           bool hostWorkgroupMemory) {
   MLIRContext *context = &converter.getContext();
   converter.addConversion([context](gpu::AsyncTokenType) -> Type {
     return LLVM::LLVMPointerType::get(context);
   });
   populateGpuMemorySpaceAttributeConversions(
-      converter, [](gpu::AddressSpace space) -> unsigned {
+      converter, [hostWorkgroupMemory](gpu::AddressSpace space) -> unsigned {
         switch (space) {
         case gpu::AddressSpace::Global:
           return 1;
         case gpu::AddressSpace::Workgroup:
-          return 3;
+          return hostWorkgroupMemory ? 0 : 3;
         case gpu::AddressSpace::Private:
           return 5;
         }

@@ -28,8 +28,14 @@ void populateGpuRuntimeToLLVMPatterns(const mlir::LLVMTypeConverter &converter,
 
 /// The conversions the gpu dialect's types need besides LLVMTypeConverter's
 /// own: an async token is a stream (!llvm.ptr); #gpu.address_space values
-/// are numbered as the NVVM and ROCDL targets number them.
-void addGpuTypeConversions(mlir::LLVMTypeConverter &converter);
+/// are numbered as the NVVM and ROCDL targets number them. With
+/// `hostWorkgroupMemory` (host code, and kernels the host backend runs),
+/// workgroup memory is the host's plain memory, address space 0 as the
+/// default memory space: LLVM can then check at run time whether a loop's
+/// accesses to workgroup memory and to other memory overlap, and vectorize
+/// it (it checks no pair of pointers in different address spaces).
+void addGpuTypeConversions(mlir::LLVMTypeConverter &converter,
+                           bool hostWorkgroupMemory = false);
 
 /// The struct in which a launch passes a kernel's arguments of `types` to
 /// the kernel's host entry: one field per argument, of its LLVM type.

@@ -90,7 +90,7 @@ public:
 
     LowerToLLVMOptions options(context);
     LLVMTypeConverter converter(context, options);
-    addGpuTypeConversions(converter);
+    addGpuTypeConversions(converter, /*hostWorkgroupMemory=*/true);
 
     if (failed(checkSupportedForms(module, converter.getIndexTypeBitwidth())) ||
         failed(lowerDeviceBinaries(module)))

@@ -987,7 +987,7 @@ public:
     }
     LowerToLLVMOptions options(&getContext());
     LLVMTypeConverter converter(&getContext(), options);
-    addGpuTypeConversions(converter);
+    addGpuTypeConversions(converter, /*hostWorkgroupMemory=*/true);
     SmallVector<gpu::GPUModuleOp> deviceModules(
         module.getOps<gpu::GPUModuleOp>());
     for (gpu::GPUModuleOp deviceModule : deviceModules)

@@ -92,9 +92,9 @@ module attributes {gpu.container_module} {
 
 // With fibers, the block function runs one thread: its ids come from the
 // context, and the attributions are views of the block's workgroup memory at
-// 16-byte aligned offsets.
+// 16-byte aligned offsets, plain host memory in address space 0.
 // CHECK:       func.func private @[[SYNC_BLOCK:__gpu_runner_kernels_sync_block]](%[[CTX:.*]]: !llvm.ptr, %[[OUT:.*]]: memref<?xf32>)
-// CHECK:         %[[SHARED:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)> to memref<144xi8, #gpu.address_space<workgroup>>
+// CHECK:         %[[SHARED:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> to memref<144xi8, #gpu.address_space<workgroup>>
 // CHECK:         %[[VX:.*]] = memref.view %[[SHARED]][%{{.*}}][] : memref<144xi8, #gpu.address_space<workgroup>> to memref<3xi32, #gpu.address_space<workgroup>>
 // CHECK:         %[[C16:.*]] = arith.constant 16 : index
 // CHECK:         %[[VY:.*]] = memref.view %[[SHARED]][%[[C16]]][] : memref<144xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>

@@ -165,11 +165,21 @@ Status BlockRunner::run(const KernelLaunch &launch, void *args,
     sharedMemory = ::operator new(sharedCapacity, std::align_val_t(64));
   }
 
-  HostKernelContext context = {};
-  context.blockId[0] = blockIndex % launch.grid[0];
-  context.blockId[1] = blockIndex / launch.grid[0] % launch.grid[1];
-  context.blockId[2] = blockIndex / launch.grid[0] / launch.grid[1];
+  // Every field set one by one, and no division for a grid in x alone:
+  // this runs once per block, and a block of a split kernel is short.
+  HostKernelContext context;
+  if (launch.grid[1] == 1 && launch.grid[2] == 1) {
+    context.blockId[0] = blockIndex;
+    context.blockId[1] = 0;
+    context.blockId[2] = 0;
+  } else {
+    context.blockId[0] = blockIndex % launch.grid[0];
+    context.blockId[1] = blockIndex / launch.grid[0] % launch.grid[1];
+    context.blockId[2] = blockIndex / launch.grid[0] / launch.grid[1];
+  }
+  context.runtime = nullptr;
   for (int i = 0; i < 3; ++i) {
+    context.threadId[i] = 0;
     context.blockDim[i] = launch.block[i];
     context.gridDim[i] = launch.grid[i];
     context.clusterDim[i] = launch.cluster[i];
