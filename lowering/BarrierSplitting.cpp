@@ -25,6 +25,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -110,6 +113,10 @@ private:
   llvm::DenseSet<Operation *> syncOps;
   /// Shuffles and broadcasts, each the first op of a piece.
   llvm::SetVector<Operation *> exchanges;
+  /// The per-thread values they move, and the buffers made for those, with
+  /// a subgroup's worth of elements on either side.
+  llvm::DenseSet<Value> exchanged;
+  llvm::DenseSet<Value> paddedBuffers;
   /// Per-thread values kept in buffers: those used past the piece that
   /// computes them, and the per-thread values sync ops carry or yield.
   llvm::SetVector<Value> buffered;
@@ -404,6 +411,7 @@ bool BarrierSplitter::KernelPieces::analyzeBlock(Block &block) {
         if (isThreadId(value) || !isSpillable(value.getType()))
           return false;
         buffered.insert(value);
+        exchanged.insert(value);
       }
       exchanges.insert(&op);
       piece[&op] = ++current;
@@ -486,14 +494,29 @@ void createThreadLoops(OpBuilder &b, Location loc, ValueRange blockSize,
 
 Value BarrierSplitter::KernelPieces::getBuffer(Value value, Location loc) {
   Value &buffer = buffers[value];
-  if (!buffer) {
-    // At the top of the block function, before any loop uses it.
-    OpBuilder b(threadCount.getContext());
-    b.setInsertionPointAfterValue(threadCount);
-    buffer = memref::AllocaOp::create(
-        b, loc, MemRefType::get({ShapedType::kDynamic}, value.getType()),
-        ValueRange{threadCount});
+  if (buffer)
+    return buffer;
+  // At the top of the block function, before any loop uses it.
+  OpBuilder b(threadCount.getContext());
+  b.setInsertionPointAfterValue(threadCount);
+  auto type = MemRefType::get({ShapedType::kDynamic}, value.getType());
+  if (!exchanged.contains(value)) {
+    buffer = memref::AllocaOp::create(b, loc, type, ValueRange{threadCount});
+    return buffer;
   }
+  // A subgroup's worth of elements on each side, which a shuffle by a
+  // constant lane offset reads for lanes whose source does not exist (and
+  // whose result it drops): its loads need no bounds.
+  Value pad = arith::ConstantIndexOp::create(b, loc, kHostSubgroupSize);
+  Value padded = memref::AllocaOp::create(
+      b, loc, type,
+      ValueRange{arith::AddIOp::create(
+          b, loc, threadCount, arith::AddIOp::create(b, loc, pad, pad))});
+  buffer = memref::SubViewOp::create(
+      b, loc, padded, ArrayRef<OpFoldResult>{b.getIndexAttr(kHostSubgroupSize)},
+      ArrayRef<OpFoldResult>{threadCount},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  paddedBuffers.insert(buffer);
   return buffer;
 }
 
@@ -571,52 +594,57 @@ void BarrierSplitter::KernelPieces::emitSegment(ArrayRef<Operation *> segment,
     else
       compare = nullptr;
   }
-  emitThreadLoop(b, loc, [&](OpBuilder &b, Value *ids, Value linear) {
-    IRMapping threadMap = map;
-    for (int d = 0; d < 3; ++d)
-      threadMap.map(threadIds[d], ids[d]);
-    // Every thread of the narrowed loop passes the comparison.
-    if (compare)
-      threadMap.map(compare->getResult(0),
-                    arith::ConstantIntOp::create(b, loc, 1, 1).getResult());
+  emitThreadLoop(
+      b, loc,
+      [&](OpBuilder &b, Value *ids, Value linear) {
+        IRMapping threadMap = map;
+        for (int d = 0; d < 3; ++d)
+          threadMap.map(threadIds[d], ids[d]);
+        // Every thread of the narrowed loop passes the comparison.
+        if (compare)
+          threadMap.map(compare->getResult(0),
+                        arith::ConstantIntOp::create(b, loc, 1, 1).getResult());
 
-    // Per-thread values of earlier pieces come from their buffers.
-    llvm::DenseSet<Value> definedHere;
-    for (Operation *op : segment)
-      op->walk([&](Operation *nested) {
-        for (Value result : nested->getResults())
-          definedHere.insert(result);
-      });
-    for (Operation *op : segment)
-      op->walk([&](Operation *nested) {
-        for (Value operand : nested->getOperands()) {
-          if (definedHere.contains(operand) || threadMap.contains(operand))
+        // Per-thread values of earlier pieces come from their buffers.
+        llvm::DenseSet<Value> definedHere;
+        for (Operation *op : segment)
+          op->walk([&](Operation *nested) {
+            for (Value result : nested->getResults())
+              definedHere.insert(result);
+          });
+        for (Operation *op : segment)
+          op->walk([&](Operation *nested) {
+            for (Value operand : nested->getOperands()) {
+              if (definedHere.contains(operand) || threadMap.contains(operand))
+                continue;
+              if (buffered.contains(operand))
+                threadMap.map(operand, memref::LoadOp::create(
+                                           b, loc, getBuffer(operand, loc),
+                                           ValueRange{linear}));
+              else if (recomputed.contains(operand))
+                recompute(operand, b, threadMap);
+            }
+          });
+
+        for (Operation *op : segment) {
+          if (op == compare)
             continue;
-          if (buffered.contains(operand))
-            threadMap.map(
-                operand, memref::LoadOp::create(b, loc, getBuffer(operand, loc),
-                                                ValueRange{linear}));
-          else if (recomputed.contains(operand))
-            recompute(operand, b, threadMap);
+          if (exchanges.contains(op))
+            threadMap.map(op->getResult(0),
+                          emitExchange(op, b, threadMap, linear));
+          else
+            b.clone(*op, threadMap);
         }
-      });
 
-    for (Operation *op : segment) {
-      if (op == compare)
-        continue;
-      if (exchanges.contains(op))
-        threadMap.map(op->getResult(0), emitExchange(op, b, threadMap, linear));
-      else
-        b.clone(*op, threadMap);
-    }
-
-    // And those later pieces use go to theirs.
-    for (Operation *op : segment)
-      for (Value result : op->getResults())
-        if (buffered.contains(result))
-          memref::StoreOp::create(b, loc, threadMap.lookup(result),
-                                  getBuffer(result, loc), ValueRange{linear});
-  }, xBound);
+        // And those later pieces use go to theirs.
+        for (Operation *op : segment)
+          for (Value result : op->getResults())
+            if (buffered.contains(result))
+              memref::StoreOp::create(b, loc, threadMap.lookup(result),
+                                      getBuffer(result, loc),
+                                      ValueRange{linear});
+      },
+      xBound);
 }
 
 /// What a thread reads at a shuffle or broadcast whose cut every lane's
@@ -648,6 +676,38 @@ Value BarrierSplitter::KernelPieces::emitExchange(Operation *op, OpBuilder &b,
   // lanes that differ per thread vectorize as gathers with 32-bit indices,
   // twice as many lanes an instruction as with 64-bit ones.
   Value linear32 = arith::IndexCastOp::create(b, loc, i32, linear);
+  Value buffer = getBuffer(value, loc);
+  auto widen = [&](Value read) -> Value {
+    if (value == bits)
+      return read;
+    return arith::ExtUIOp::create(b, loc, bits.getType(), read);
+  };
+  auto readAt = [&](int64_t offset) -> Value {
+    Value index = arith::AddIOp::create(
+        b, loc, linear, arith::ConstantIndexOp::create(b, loc, offset));
+    return memref::LoadOp::create(b, loc, buffer, ValueRange{index});
+  };
+  // A source lane the lane plus a constant, or the lane xor a power of two
+  // (plus or minus it, by the lane's bit): loads of consecutive elements,
+  // which vectorize without gathers. The buffer's padding holds what lanes
+  // whose source does not exist read; their shuffle is not valid.
+  if (paddedBuffers.contains(buffer)) {
+    auto shift = op->getAttrOfType<IntegerAttr>(kShuffleLaneShiftAttrName);
+    if (shift && std::abs(shift.getInt()) < kHostSubgroupSize)
+      return widen(readAt(shift.getInt()));
+    auto lanesXor = op->getAttrOfType<IntegerAttr>(kShuffleLaneXorAttrName);
+    int64_t c = lanesXor ? lanesXor.getInt() : 0;
+    if (c > 0 && c < kHostSubgroupSize && llvm::isPowerOf2_64(c)) {
+      Value lane = arith::RemUIOp::create(b, loc, linear32,
+                                          constantI32(kHostSubgroupSize));
+      Value above = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(b, loc, lane, constantI32(c)), constantI32(0));
+      Value lower = readAt(-c);
+      Value upper = readAt(c);
+      return widen(arith::SelectOp::create(b, loc, above, lower, upper));
+    }
+  }
   Value threads32 = arith::IndexCastOp::create(b, loc, i32, threadCount);
   Value subgroupSize = constantI32(kHostSubgroupSize);
   Value lane = arith::RemUIOp::create(b, loc, linear32, subgroupSize);
@@ -659,11 +719,7 @@ Value BarrierSplitter::KernelPieces::emitExchange(Operation *op, OpBuilder &b,
   Value source = arith::SelectOp::create(b, loc, exists, sourceLane, lane);
   Value index = arith::IndexCastOp::create(
       b, loc, b.getIndexType(), arith::AddIOp::create(b, loc, base, source));
-  Value read =
-      memref::LoadOp::create(b, loc, getBuffer(value, loc), ValueRange{index});
-  if (value != bits)
-    read = arith::ExtUIOp::create(b, loc, bits.getType(), read);
-  return read;
+  return widen(memref::LoadOp::create(b, loc, buffer, ValueRange{index}));
 }
 
 /// Emits again, in a thread loop whose `threadMap` maps the thread ids, the

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/MapVector.h"
@@ -510,12 +511,33 @@ LogicalResult GpuModuleToHost::lowerShuffle(OpBuilder &b, gpu::ShuffleOp op,
   Value sourceLane = arith::SelectOp::create(b, loc, valid, source, zero);
   Value location = getConstantString(b, loc, getRuntimeLocation(op));
 
+  // Where the source lane is the lane xor, plus or minus a constant, the
+  // call says so (BarrierSplitting.cpp reads it).
+  std::optional<NamedAttribute> sourceAttr;
+  APInt constantOffset;
+  if (matchPattern(offset, m_ConstantInt(&constantOffset))) {
+    int32_t c = static_cast<int32_t>(constantOffset.getSExtValue());
+    if (op.getMode() == gpu::ShuffleMode::XOR)
+      sourceAttr =
+          b.getNamedAttr(kShuffleLaneXorAttrName, b.getI32IntegerAttr(c));
+    else if (op.getMode() == gpu::ShuffleMode::DOWN)
+      sourceAttr =
+          b.getNamedAttr(kShuffleLaneShiftAttrName, b.getI32IntegerAttr(c));
+    else if (op.getMode() == gpu::ShuffleMode::UP)
+      sourceAttr =
+          b.getNamedAttr(kShuffleLaneShiftAttrName, b.getI32IntegerAttr(-c));
+  }
+
   // Every lane calls the runtime, valid or not: the call is where the lanes
   // meet.
   FailureOr<Value> shuffled =
       moveThroughRuntime(b, op, op.getValue(), "shuffles", [&](Value bits) {
-        return createMgpuCall(b, loc, MgpuFunction::mgpuHostShuffleAt,
-                              {context, bits, sourceLane, width, location});
+        FailureOr<LLVM::CallOp> call =
+            createMgpuCall(b, loc, MgpuFunction::mgpuHostShuffleAt,
+                           {context, bits, sourceLane, width, location});
+        if (succeeded(call) && sourceAttr)
+          (*call)->setAttr(sourceAttr->getName(), sourceAttr->getValue());
+        return call;
       });
   if (failed(shuffled))
     return failure();

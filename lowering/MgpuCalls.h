@@ -52,6 +52,15 @@ mlir::FailureOr<mlir::LLVM::CallOp> createMgpuCall(mlir::OpBuilder &builder,
 inline constexpr llvm::StringLiteral kRuntimeOpNameAttrName =
     "gpu_runner.runtime_op_name";
 
+/// On a shuffle's runtime call whose source lane is the caller's lane xor a
+/// constant (an i32 attribute, the constant), or the caller's lane plus one
+/// (the addend: gpu.shuffle down and up), wherever the shuffle is valid:
+/// loops over the lanes read such a lane's value without a gather.
+inline constexpr llvm::StringLiteral kShuffleLaneXorAttrName =
+    "gpu_runner.shuffle_lane_xor";
+inline constexpr llvm::StringLiteral kShuffleLaneShiftAttrName =
+    "gpu_runner.shuffle_lane_shift";
+
 /// Marks the nvvm.bar.warp.sync ops that gpu-runner-lower-warp-execute
 /// makes, which the host kernel lowering runs as a meeting of a subgroup.
 inline constexpr llvm::StringLiteral kWarpSyncAttrName = "gpu_runner.warp_sync";

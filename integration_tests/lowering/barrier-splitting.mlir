@@ -60,7 +60,9 @@ module attributes {gpu.container_module} {
       %c32 = arith.constant 32 : i32
       %a, %pa = gpu.shuffle xor %v, %c1, %c32 : i32
       %s = arith.addi %v, %a : i32
-      %b, %pb = gpu.shuffle down %s, %c2, %c32 : i32
+      %tid32 = arith.index_cast %tid : index to i32
+      %src = arith.xori %tid32, %c2 : i32
+      %b, %pb = gpu.shuffle idx %s, %src, %c32 : i32
       %t = arith.addi %s, %b : i32
       memref.store %t, %out[%tid] : memref<?xi32>
       gpu.return
@@ -226,11 +228,13 @@ module attributes {gpu.container_module} {
 
 // The block function of @butterfly: the first loop over the threads stores
 // each thread's value in a buffer, as an i32 (not as the i64 the runtime's
-// shuffle takes); the next reads its source lane's there (the subgroup's
-// first lane plus the source lane) and stores what the second shuffle
-// moves; the last reads that. The lane ids, source lanes and validity are
-// computed again in each loop, not kept in buffers, and no shuffle calls
-// the runtime.
+// shuffle takes), with a subgroup's worth of elements on either side. The
+// next reads its source lane's for the xor by 1: the element before its own
+// or the one after it, by the lane's bit, two loads of consecutive
+// elements; and it stores what the idx shuffle moves. The last reads that
+// at the subgroup's first lane plus the source lane (a gather). The lane
+// ids, source lanes and validity are computed again in each loop, not kept
+// in buffers, and no shuffle calls the runtime.
 // CHECK:       func.func private @__gpu_runner_kernels_butterfly_block(
 // CHECK-NOT:     memref<?xi1>
 // CHECK-NOT:     memref<?xi64>
@@ -238,18 +242,23 @@ module attributes {gpu.container_module} {
 // CHECK:           scf.for
 // CHECK:             scf.for
 // CHECK:               %[[V:.*]] = memref.load %[[OUT:.*]][%{{.*}}] : memref<?xi32>
-// CHECK:               memref.store %[[V]], %[[FIRST:.*]][%{{.*}}] : memref<?xi32>
+// CHECK:               memref.store %[[V]], %[[FIRST:.*]][%[[I:.*]]] : memref<?xi32, strided<[1], offset: 32>>
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             scf.for
-// CHECK:               arith.xori
+// CHECK:               %[[MINUS:.*]] = arith.constant -1 : index
+// CHECK-NEXT:          %[[J:.*]] = arith.addi %[[I2:.*]], %[[MINUS]] : index
+// CHECK-NEXT:          %[[LOWER:.*]] = memref.load %[[FIRST]][%[[J]]]
+// CHECK-NEXT:          %[[PLUS:.*]] = arith.constant 1 : index
+// CHECK-NEXT:          %[[K:.*]] = arith.addi %[[I2]], %[[PLUS]] : index
+// CHECK-NEXT:          %[[UPPER:.*]] = memref.load %[[FIRST]][%[[K]]]
+// CHECK-NEXT:          arith.select %{{.*}}, %[[LOWER]], %[[UPPER]] : i32
+// CHECK:               memref.store %{{.*}}, %[[SECOND:.*]][%{{.*}}] : memref<?xi32, strided<[1], offset: 32>>
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for
 // CHECK:               %[[SOURCE:.*]] = arith.index_cast %{{.*}} : i32 to index
-// CHECK:               memref.load %[[FIRST]][%[[SOURCE]]] : memref<?xi32>
-// CHECK:               memref.store %{{.*}}, %[[SECOND:.*]][%{{.*}}] : memref<?xi32>
-// CHECK:         scf.for
-// CHECK:           scf.for
-// CHECK:             scf.for
-// CHECK:               memref.load %[[SECOND]][%{{.*}}] : memref<?xi32>
+// CHECK-NEXT:          memref.load %[[SECOND]][%[[SOURCE]]]
 // CHECK:               memref.store %{{.*}}, %[[OUT]][%{{.*}}] : memref<?xi32>
 // CHECK-NOT:     mgpuHostShuffleAt
 // CHECK:         return
