@@ -110,9 +110,7 @@ Status HostRuntime::free(void *ptr, void *stream, const char *loc) {
 Status HostRuntime::memcpy(void *dst, const void *src, uint64_t bytes,
                            void *stream, const char *loc) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
-  GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(src, bytes, "source"));
-  GPU_RUNNER_RETURN_IF_ERROR(
-      deviceMemory.checkRange(dst, bytes, "destination"));
+  GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkCopy(src, bytes, dst, bytes));
   return streamManager.enqueue(
       stream,
       [dst, src, bytes]() {
@@ -129,10 +127,9 @@ Status HostRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
   StridedCopyPlan plan;
   GPU_RUNNER_RETURN_IF_ERROR(planStridedCopy(rank, dstDescriptor, srcDescriptor,
                                              elementSizeBytes, plan));
-  GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
-      plan.srcRange.begin, plan.srcRange.bytes, "source"));
-  GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
-      plan.dstRange.begin, plan.dstRange.bytes, "destination"));
+  GPU_RUNNER_RETURN_IF_ERROR(
+      deviceMemory.checkCopy(plan.srcRange.begin, plan.srcRange.bytes,
+                             plan.dstRange.begin, plan.dstRange.bytes));
   if (plan.sizes.empty()) // one run, what runStridedCopy would copy
     return streamManager.enqueue(
         stream,

@@ -119,7 +119,7 @@ private:
     Block *next = nullptr;
   };
   // The consumer's end.
-  Block *head;
+  alignas(64) Block *head;
   size_t headIndex = 0;
   // The producer's end, on its own cache line so that pushing and popping
   // do not contend for one.
@@ -129,9 +129,16 @@ private:
 
 struct StreamManager::StreamState {
   explicit StreamState(uint64_t streamId) : id(streamId) {}
+  // First, on a cache line the worker does not write while it runs tasks:
+  // what every enqueue reads.
   const uint64_t id;
-  /// Pushed with the mutex held, popped by the worker without it.
-  TaskQueue queue;
+  /// Written with the mutex held; the worker also reads it without the
+  /// mutex, to stop spinning on a released stream.
+  std::atomic<bool> released{false};
+  Worker *worker = nullptr;
+  /// Pushed with the mutex held, popped by the worker without it; its two
+  /// ends are on cache lines of their own.
+  alignas(64) TaskQueue queue;
   /// Tasks pushed so far: written with the mutex held (a release store that
   /// publishes the task), read by the worker without it.
   alignas(64) std::atomic<uint64_t> enqueued{0};
@@ -142,10 +149,6 @@ struct StreamManager::StreamState {
   /// waiters only when it gets there, not after every task. Written with the
   /// mutex held; read by the worker without it (see waitFor).
   std::atomic<uint64_t> wakeAt{UINT64_MAX};
-  /// Written with the mutex held; the worker also reads it without the
-  /// mutex, to stop spinning on a released stream.
-  std::atomic<bool> released{false};
-  Worker *worker = nullptr;
   /// The first failure of a task; later tasks are skipped, as a GPU stream
   /// stops at a sticky error. Written by the worker with the mutex held.
   bool failed = false;
@@ -203,6 +206,8 @@ void StreamManager::workerLoop(Worker &worker) {
     if (stream->failed)
       pendingErrors.push_back(
           PendingError{stream->id, stream->errorLoc, stream->errorMessage});
+    if (lastStream == stream.get())
+      lastStream = nullptr;
     streams.erase(stream->id);
     stream->worker = nullptr;
     worker.stream = nullptr;
@@ -316,6 +321,22 @@ Status StreamManager::lookupStream(void *handle,
   if (forEnqueue && (!stream || stream->released))
     return Status::error(kReleasedStreamMessage);
   return Status();
+}
+
+StreamManager::StreamState *
+StreamManager::streamForEnqueue(void *handle) const {
+  uint64_t id = idOf(handle);
+  if (!lastStream || lastStreamId != id) {
+    if (kindOf(handle) != HandleKind::Stream)
+      return nullptr;
+    auto it = streams.find(id);
+    if (it == streams.end())
+      return nullptr;
+    lastStream = it->second.get();
+    lastStreamId = id;
+  }
+  return lastStream->released.load(std::memory_order_relaxed) ? nullptr
+                                                              : lastStream;
 }
 
 Status StreamManager::lookupEvent(void *handle,
@@ -498,6 +519,9 @@ Status StreamManager::checkEnqueue(void *stream) const {
   if (!stream)
     return Status();
   std::lock_guard<std::mutex> lock(mutex);
+  if (streamForEnqueue(stream))
+    return Status();
+  // The error, as lookupStream words it.
   std::shared_ptr<StreamState> state;
   return lookupStream(stream, state, /*forEnqueue=*/true);
 }
@@ -510,10 +534,12 @@ Status StreamManager::enqueue(void *stream, Task task, const char *loc) {
     RunningOpScope running(loc);
     return task();
   }
+  if (StreamState *state = streamForEnqueue(stream)) {
+    push(*state, std::move(task), loc);
+    return Status();
+  }
   std::shared_ptr<StreamState> state;
-  GPU_RUNNER_RETURN_IF_ERROR(lookupStream(stream, state, /*forEnqueue=*/true));
-  push(*state, std::move(task), loc);
-  return Status();
+  return lookupStream(stream, state, /*forEnqueue=*/true);
 }
 
 Status StreamManager::synchronize(void *stream) {
@@ -650,12 +676,8 @@ Status StreamManager::waitEvent(void *stream, void *event) {
 Status StreamManager::streamFromToken(void *token, void *&stream) {
   std::lock_guard<std::mutex> lock(mutex);
   stream = token;
-  if (!token)
+  if (!token || streamForEnqueue(token))
     return Status();
-  if (kindOf(token) == HandleKind::Stream)
-    if (auto it = streams.find(idOf(token));
-        it != streams.end() && !it->second->released)
-      return Status();
   Mark mark;
   GPU_RUNNER_RETURN_IF_ERROR(tokenMark(token, mark));
   GPU_RUNNER_RETURN_IF_ERROR(createStreamLocked(stream));
