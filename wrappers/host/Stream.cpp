@@ -53,6 +53,11 @@ void *handleOf(uint64_t id) { return reinterpret_cast<void *>(id); }
 /// another thread may want.
 constexpr std::chrono::nanoseconds kSpinBeforeSleep{20000};
 
+/// How many tasks a worker that was idle lets gather before it runs them,
+/// and how long it waits for them at most (see gatherTasks).
+constexpr uint64_t kGatherTasks = 16;
+constexpr std::chrono::nanoseconds kGatherTime{2000};
+
 /// Tells the core that this thread is spinning (it yields the core's shared
 /// resources to the other hardware thread, and saves power).
 inline void cpuRelax() {
@@ -220,10 +225,18 @@ void StreamManager::serve(Worker &worker, StreamState &stream,
                           std::unique_lock<std::mutex> &lock) {
   // Only this thread writes `completed`.
   uint64_t done = stream.completed.load(std::memory_order_relaxed);
+  // The `enqueued` count last read: the tasks before it are published, and
+  // are run without reading the count again (a line the producer writes).
+  uint64_t seen = done;
   while (true) {
-    if (done == stream.enqueued.load(std::memory_order_acquire) &&
-        !awaitWork(worker, stream, done, lock))
-      return; // released and drained, with the mutex held
+    if (done == seen) {
+      seen = stream.enqueued.load(std::memory_order_acquire);
+      if (done == seen) {
+        if (!awaitWork(worker, stream, done, lock))
+          return; // released and drained, with the mutex held
+        seen = gatherTasks(stream, done);
+      }
+    }
 
     QueuedTask task = stream.queue.pop();
     bool skip = stream.failed;
@@ -256,6 +269,30 @@ void StreamManager::serve(Worker &worker, StreamState &stream,
       progress.notify_all();
     }
   }
+}
+
+uint64_t StreamManager::gatherTasks(StreamState &stream, uint64_t done) {
+  // Running each task as soon as it is pushed puts the worker in lock step
+  // with the program: every pop then reads a queue slot and a count that the
+  // other core has just written, which costs more than a small copy. A
+  // worker that was idle lets a few tasks gather first, unless a thread
+  // waits for this stream or the stream takes no more work.
+  auto more = [&](uint64_t seen) {
+    return seen - done < kGatherTasks &&
+           stream.wakeAt.load(std::memory_order_relaxed) == UINT64_MAX &&
+           !stream.released.load(std::memory_order_relaxed);
+  };
+  uint64_t seen = stream.enqueued.load(std::memory_order_acquire);
+  if (!more(seen))
+    return seen;
+  auto deadline = std::chrono::steady_clock::now() + kGatherTime;
+  for (unsigned spins = 1; more(seen); ++spins) {
+    cpuRelax();
+    if (spins % 16 == 0 && std::chrono::steady_clock::now() >= deadline)
+      break;
+    seen = stream.enqueued.load(std::memory_order_acquire);
+  }
+  return stream.enqueued.load(std::memory_order_acquire);
 }
 
 bool StreamManager::awaitWork(Worker &worker, StreamState &stream,

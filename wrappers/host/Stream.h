@@ -247,6 +247,9 @@ private:
   /// released (true), or is released with none (false, the mutex held).
   bool awaitWork(Worker &worker, StreamState &stream, uint64_t done,
                  std::unique_lock<std::mutex> &lock);
+  /// After awaitWork: waits a little for more tasks to be pushed, so that
+  /// they run back to back; returns the `enqueued` count it last read.
+  static uint64_t gatherTasks(StreamState &stream, uint64_t done);
 
   // All of these expect `mutex` to be held.
   static uint64_t enqueuedCount(const StreamState &stream);
