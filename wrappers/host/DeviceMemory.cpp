@@ -219,8 +219,26 @@ Status DeviceMemory::checkAccess(const void *ptr, uint64_t bytes,
   return checkRange(ptr, bytes, what, /*inStreamOrder=*/true);
 }
 
+Status DeviceMemory::checkCopy(const void *src, uint64_t srcBytes,
+                               const void *dst, uint64_t dstBytes) const {
+  std::lock_guard<std::mutex> lock(mutex);
+  GPU_RUNNER_RETURN_IF_ERROR(checkRangeLocked(src, srcBytes, "source",
+                                              /*inStreamOrder=*/false));
+  return checkRangeLocked(dst, dstBytes, "destination",
+                          /*inStreamOrder=*/false);
+}
+
 Status DeviceMemory::checkRange(const void *ptr, uint64_t bytes,
                                 const char *what, bool inStreamOrder) const {
+  if (bytes == 0)
+    return Status();
+  std::lock_guard<std::mutex> lock(mutex);
+  return checkRangeLocked(ptr, bytes, what, inStreamOrder);
+}
+
+Status DeviceMemory::checkRangeLocked(const void *ptr, uint64_t bytes,
+                                      const char *what,
+                                      bool inStreamOrder) const {
   auto isFreed = [&](const Record &record) {
     return inStreamOrder ? record.released : record.freed;
   };
@@ -237,7 +255,6 @@ Status DeviceMemory::checkRange(const void *ptr, uint64_t bytes,
                          ") runs past the end of the address space");
   uintptr_t last = begin + (bytes - 1);
 
-  std::lock_guard<std::mutex> lock(mutex);
   if (!arenaBytes)
     return Status(); // no device memory yet: everything is host memory
   bool beginInArena = inArena(begin), lastInArena = inArena(last);

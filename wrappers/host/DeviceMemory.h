@@ -84,6 +84,13 @@ public:
   /// checked beyond being non-null. An empty range is always fine.
   Status checkRange(const void *ptr, uint64_t bytes, const char *what) const;
 
+  /// Checks both sides of a copy, [src, src + srcBytes) as the "source",
+  /// then [dst, dst + dstBytes) as the "destination", like two checkRange
+  /// calls but under one acquisition of the lock: this is on the path of
+  /// every gpu.memcpy.
+  Status checkCopy(const void *src, uint64_t srcBytes, const void *dst,
+                   uint64_t dstBytes) const;
+
   /// Checks an access of a kernel as it runs, like `checkRange` but in the
   /// order of the streams: an allocation whose free is enqueued behind the
   /// kernel is still live for it, until the free has run.
@@ -123,6 +130,9 @@ private:
 
   Status checkRange(const void *ptr, uint64_t bytes, const char *what,
                     bool inStreamOrder) const;
+  /// checkRange's work, with `mutex` held.
+  Status checkRangeLocked(const void *ptr, uint64_t bytes, const char *what,
+                          bool inStreamOrder) const;
   bool reserveArena();
   bool inArena(uintptr_t address) const {
     return address >= arenaBegin && address - arenaBegin < arenaBytes;

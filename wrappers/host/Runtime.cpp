@@ -109,10 +109,14 @@ Status HostRuntime::free(void *ptr, void *stream, const char *loc) {
 
 Status HostRuntime::memcpy(void *dst, const void *src, uint64_t bytes,
                            void *stream, const char *loc) {
-  GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
-  GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(src, bytes, "source"));
-  GPU_RUNNER_RETURN_IF_ERROR(
-      deviceMemory.checkRange(dst, bytes, "destination"));
+  // The stream is checked first, as for every op, but only where a range
+  // fails: otherwise enqueue checks it, and the copy takes the manager's
+  // lock once.
+  if (Status checked = deviceMemory.checkCopy(src, bytes, dst, bytes);
+      !checked.ok()) {
+    GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
+    return checked;
+  }
   return streamManager.enqueue(
       stream,
       [dst, src, bytes]() {
@@ -125,14 +129,18 @@ Status HostRuntime::memcpy(void *dst, const void *src, uint64_t bytes,
 Status HostRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
                                   void *srcDescriptor, int64_t elementSizeBytes,
                                   void *stream, const char *loc) {
-  GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
+  // As in memcpy: the stream's error comes first, but the stream is looked
+  // at here only when the plan or a range fails; enqueue checks it.
   StridedCopyPlan plan;
-  GPU_RUNNER_RETURN_IF_ERROR(planStridedCopy(rank, dstDescriptor, srcDescriptor,
-                                             elementSizeBytes, plan));
-  GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
-      plan.srcRange.begin, plan.srcRange.bytes, "source"));
-  GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
-      plan.dstRange.begin, plan.dstRange.bytes, "destination"));
+  Status checked = planStridedCopy(rank, dstDescriptor, srcDescriptor,
+                                   elementSizeBytes, plan);
+  if (checked.ok())
+    checked = deviceMemory.checkCopy(plan.srcRange.begin, plan.srcRange.bytes,
+                                     plan.dstRange.begin, plan.dstRange.bytes);
+  if (!checked.ok()) {
+    GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
+    return checked;
+  }
   if (plan.sizes.empty()) // one run, what runStridedCopy would copy
     return streamManager.enqueue(
         stream,

@@ -53,6 +53,11 @@ void *handleOf(uint64_t id) { return reinterpret_cast<void *>(id); }
 /// another thread may want.
 constexpr std::chrono::nanoseconds kSpinBeforeSleep{20000};
 
+/// How many tasks a worker that was idle lets gather before it runs them,
+/// and how long it waits for them at most (see gatherTasks).
+constexpr uint64_t kGatherTasks = 16;
+constexpr std::chrono::nanoseconds kGatherTime{2000};
+
 /// Tells the core that this thread is spinning (it yields the core's shared
 /// resources to the other hardware thread, and saves power).
 inline void cpuRelax() {
@@ -119,7 +124,7 @@ private:
     Block *next = nullptr;
   };
   // The consumer's end.
-  Block *head;
+  alignas(64) Block *head;
   size_t headIndex = 0;
   // The producer's end, on its own cache line so that pushing and popping
   // do not contend for one.
@@ -129,9 +134,16 @@ private:
 
 struct StreamManager::StreamState {
   explicit StreamState(uint64_t streamId) : id(streamId) {}
+  // First, on a cache line the worker does not write while it runs tasks:
+  // what every enqueue reads.
   const uint64_t id;
-  /// Pushed with the mutex held, popped by the worker without it.
-  TaskQueue queue;
+  /// Written with the mutex held; the worker also reads it without the
+  /// mutex, to stop spinning on a released stream.
+  std::atomic<bool> released{false};
+  Worker *worker = nullptr;
+  /// Pushed with the mutex held, popped by the worker without it; its two
+  /// ends are on cache lines of their own.
+  alignas(64) TaskQueue queue;
   /// Tasks pushed so far: written with the mutex held (a release store that
   /// publishes the task), read by the worker without it.
   alignas(64) std::atomic<uint64_t> enqueued{0};
@@ -142,10 +154,6 @@ struct StreamManager::StreamState {
   /// waiters only when it gets there, not after every task. Written with the
   /// mutex held; read by the worker without it (see waitFor).
   std::atomic<uint64_t> wakeAt{UINT64_MAX};
-  /// Written with the mutex held; the worker also reads it without the
-  /// mutex, to stop spinning on a released stream.
-  std::atomic<bool> released{false};
-  Worker *worker = nullptr;
   /// The first failure of a task; later tasks are skipped, as a GPU stream
   /// stops at a sticky error. Written by the worker with the mutex held.
   bool failed = false;
@@ -203,6 +211,8 @@ void StreamManager::workerLoop(Worker &worker) {
     if (stream->failed)
       pendingErrors.push_back(
           PendingError{stream->id, stream->errorLoc, stream->errorMessage});
+    if (lastStream == stream.get())
+      lastStream = nullptr;
     streams.erase(stream->id);
     stream->worker = nullptr;
     worker.stream = nullptr;
@@ -215,10 +225,18 @@ void StreamManager::serve(Worker &worker, StreamState &stream,
                           std::unique_lock<std::mutex> &lock) {
   // Only this thread writes `completed`.
   uint64_t done = stream.completed.load(std::memory_order_relaxed);
+  // The `enqueued` count last read: the tasks before it are published, and
+  // are run without reading the count again (a line the producer writes).
+  uint64_t seen = done;
   while (true) {
-    if (done == stream.enqueued.load(std::memory_order_acquire) &&
-        !awaitWork(worker, stream, done, lock))
-      return; // released and drained, with the mutex held
+    if (done == seen) {
+      seen = stream.enqueued.load(std::memory_order_acquire);
+      if (done == seen) {
+        if (!awaitWork(worker, stream, done, lock))
+          return; // released and drained, with the mutex held
+        seen = gatherTasks(stream, done);
+      }
+    }
 
     QueuedTask task = stream.queue.pop();
     bool skip = stream.failed;
@@ -251,6 +269,30 @@ void StreamManager::serve(Worker &worker, StreamState &stream,
       progress.notify_all();
     }
   }
+}
+
+uint64_t StreamManager::gatherTasks(StreamState &stream, uint64_t done) {
+  // Running each task as soon as it is pushed puts the worker in lock step
+  // with the program: every pop then reads a queue slot and a count that the
+  // other core has just written, which costs more than a small copy. A
+  // worker that was idle lets a few tasks gather first, unless a thread
+  // waits for this stream or the stream takes no more work.
+  auto more = [&](uint64_t seen) {
+    return seen - done < kGatherTasks &&
+           stream.wakeAt.load(std::memory_order_relaxed) == UINT64_MAX &&
+           !stream.released.load(std::memory_order_relaxed);
+  };
+  uint64_t seen = stream.enqueued.load(std::memory_order_acquire);
+  if (!more(seen))
+    return seen;
+  auto deadline = std::chrono::steady_clock::now() + kGatherTime;
+  for (unsigned spins = 1; more(seen); ++spins) {
+    cpuRelax();
+    if (spins % 16 == 0 && std::chrono::steady_clock::now() >= deadline)
+      break;
+    seen = stream.enqueued.load(std::memory_order_acquire);
+  }
+  return stream.enqueued.load(std::memory_order_acquire);
 }
 
 bool StreamManager::awaitWork(Worker &worker, StreamState &stream,
@@ -316,6 +358,22 @@ Status StreamManager::lookupStream(void *handle,
   if (forEnqueue && (!stream || stream->released))
     return Status::error(kReleasedStreamMessage);
   return Status();
+}
+
+StreamManager::StreamState *
+StreamManager::streamForEnqueue(void *handle) const {
+  uint64_t id = idOf(handle);
+  if (!lastStream || lastStreamId != id) {
+    if (kindOf(handle) != HandleKind::Stream)
+      return nullptr;
+    auto it = streams.find(id);
+    if (it == streams.end())
+      return nullptr;
+    lastStream = it->second.get();
+    lastStreamId = id;
+  }
+  return lastStream->released.load(std::memory_order_relaxed) ? nullptr
+                                                              : lastStream;
 }
 
 Status StreamManager::lookupEvent(void *handle,
@@ -498,6 +556,9 @@ Status StreamManager::checkEnqueue(void *stream) const {
   if (!stream)
     return Status();
   std::lock_guard<std::mutex> lock(mutex);
+  if (streamForEnqueue(stream))
+    return Status();
+  // The error, as lookupStream words it.
   std::shared_ptr<StreamState> state;
   return lookupStream(stream, state, /*forEnqueue=*/true);
 }
@@ -510,10 +571,12 @@ Status StreamManager::enqueue(void *stream, Task task, const char *loc) {
     RunningOpScope running(loc);
     return task();
   }
+  if (StreamState *state = streamForEnqueue(stream)) {
+    push(*state, std::move(task), loc);
+    return Status();
+  }
   std::shared_ptr<StreamState> state;
-  GPU_RUNNER_RETURN_IF_ERROR(lookupStream(stream, state, /*forEnqueue=*/true));
-  push(*state, std::move(task), loc);
-  return Status();
+  return lookupStream(stream, state, /*forEnqueue=*/true);
 }
 
 Status StreamManager::synchronize(void *stream) {
@@ -650,12 +713,8 @@ Status StreamManager::waitEvent(void *stream, void *event) {
 Status StreamManager::streamFromToken(void *token, void *&stream) {
   std::lock_guard<std::mutex> lock(mutex);
   stream = token;
-  if (!token)
+  if (!token || streamForEnqueue(token))
     return Status();
-  if (kindOf(token) == HandleKind::Stream)
-    if (auto it = streams.find(idOf(token));
-        it != streams.end() && !it->second->released)
-      return Status();
   Mark mark;
   GPU_RUNNER_RETURN_IF_ERROR(tokenMark(token, mark));
   GPU_RUNNER_RETURN_IF_ERROR(createStreamLocked(stream));

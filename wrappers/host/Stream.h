@@ -247,6 +247,9 @@ private:
   /// released (true), or is released with none (false, the mutex held).
   bool awaitWork(Worker &worker, StreamState &stream, uint64_t done,
                  std::unique_lock<std::mutex> &lock);
+  /// After awaitWork: waits a little for more tasks to be pushed, so that
+  /// they run back to back; returns the `enqueued` count it last read.
+  static uint64_t gatherTasks(StreamState &stream, uint64_t done);
 
   // All of these expect `mutex` to be held.
   static uint64_t enqueuedCount(const StreamState &stream);
@@ -255,6 +258,11 @@ private:
   Status lookupStream(void *handle, std::shared_ptr<StreamState> &stream,
                       bool forEnqueue) const;
   Status lookupEvent(void *handle, std::shared_ptr<EventState> &event) const;
+  /// The stream `handle` names while it takes work (created and not
+  /// released), or null: the check and the lookup of every enqueue, without
+  /// copying a shared_ptr (whose count shares a cache line with the worker's
+  /// end of the queue). Remembers the last stream found.
+  StreamState *streamForEnqueue(void *handle) const;
   /// The end of `token`'s work: the current end of a stream (its last task
   /// for a released one; none once reclaimed), an event's last record (none
   /// once forgotten). Fails for a handle never issued.
@@ -281,6 +289,11 @@ private:
   std::vector<HandleKind> handleKinds;
   /// Streams not reclaimed yet (live, or released and draining), by id.
   std::unordered_map<uint64_t, std::shared_ptr<StreamState>> streams;
+  /// The stream streamForEnqueue found last, and its id: a program enqueues
+  /// on one stream many times in a row. Cleared when that stream is
+  /// reclaimed (it is kept alive by `streams` until then).
+  mutable uint64_t lastStreamId = 0;
+  mutable StreamState *lastStream = nullptr;
   std::unordered_map<uint64_t, std::shared_ptr<EventState>> events;
   /// Released events whose record may still run; pruned of the others once
   /// this many are kept.

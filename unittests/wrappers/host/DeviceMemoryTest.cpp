@@ -396,3 +396,29 @@ TEST_CASE("a negative size is reported as such", "[memory]") {
   REQUIRE_FALSE(status.ok());
   CHECK(status.message() == "cannot allocate a negative size: -16 bytes");
 }
+
+TEST_CASE("a copy's check reports the source first, then the destination, "
+          "with checkRange's messages",
+          "[memory]") {
+  DeviceMemory memory;
+  void *src = allocate(memory, 256);
+  void *dst = allocate(memory, 128);
+  std::vector<char> host(64);
+  REQUIRE_OK(memory.checkCopy(src, 128, dst, 128));
+  REQUIRE_OK(memory.checkCopy(host.data(), 64, dst, 64));
+  REQUIRE_OK(memory.checkCopy(nullptr, 0, nullptr, 0));
+  REQUIRE_ERROR(memory.checkCopy(src, 200, dst, 200),
+                "out of bounds: the destination spans bytes [0, 200) of the "
+                "128-byte allocation made by gpu.alloc at a.mlir:3:7: 72 "
+                "bytes past its end");
+  REQUIRE_ERROR(memory.checkCopy(bytesAt(src, 200), 100, dst, 300),
+                "out of bounds: the source spans bytes [200, 300) of the "
+                "256-byte allocation");
+  REQUIRE_ERROR(memory.checkCopy(nullptr, 4, nullptr, 4),
+                "the source is a null pointer");
+  freeNow(memory, dst);
+  REQUIRE_ERROR(memory.checkCopy(src, 8, dst, 8),
+                "use after free: the destination is in the 128-byte "
+                "allocation made by gpu.alloc at a.mlir:3:7, which was freed "
+                "by gpu.dealloc at a.mlir:9:3");
+}

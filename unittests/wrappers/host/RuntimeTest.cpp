@@ -533,3 +533,44 @@ TEST_CASE("the backend names itself and rejects other devices", "[abi]") {
   CHECK_FALSE(initializeBackend(options, error));
   CHECK(error == "the host backend has one device, 0: there is no device 3");
 }
+
+TEST_CASE("a copy on a stream that takes no work reports the stream before "
+          "its ranges",
+          "[runtime][strided]") {
+  HostRuntime runtime;
+  void *released = createStream(runtime);
+  void *device = allocate(runtime, 64);
+  std::vector<char> host(256);
+  const char *const kReleasedStream =
+      "the stream of this op's async dependency was already released by a "
+      "gpu.wait";
+  REQUIRE_OK(runtime.destroyStream(released, kLoc));
+  void *unknown = reinterpret_cast<void *>(12345);
+  // Ranges that pass, and ranges that fail: the stream's error either way.
+  for (uint64_t bytes : {uint64_t(16), uint64_t(200)}) {
+    REQUIRE_ERROR(runtime.memcpy(device, host.data(), bytes, released,
+                                 "gpu.memcpy"),
+                  kReleasedStream);
+    REQUIRE_ERROR(runtime.memcpy(host.data(), device, bytes, unknown,
+                                 "gpu.memcpy"),
+                  "invalid stream handle 0x3039");
+    Descriptor<1> dst{device, device, 0, {int64_t(bytes)}, {1}};
+    Descriptor<1> src{host.data(), host.data(), 0, {int64_t(bytes)}, {1}};
+    REQUIRE_ERROR(
+        runtime.memcpyStrided(1, &dst, &src, 1, released, "gpu.memcpy"),
+        kReleasedStream);
+  }
+  // A plan that fails: the stream's error too.
+  Descriptor<1> dst{device, device, 0, {-1}, {1}};
+  Descriptor<1> src{host.data(), host.data(), 0, {4}, {1}};
+  REQUIRE_ERROR(runtime.memcpyStrided(1, &dst, &src, 1, unknown, "gpu.memcpy"),
+                "invalid stream handle 0x3039");
+  // On a stream that takes work the ranges' errors are reported.
+  void *stream = createStream(runtime);
+  REQUIRE_ERROR(runtime.memcpy(device, host.data(), 200, stream, "gpu.memcpy"),
+                "out of bounds: the destination spans bytes [0, 200)");
+  REQUIRE_ERROR(runtime.memcpyStrided(1, &dst, &src, 1, stream, "gpu.memcpy"),
+                "the destination has a negative size, -1, in dimension 0");
+  REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
+  REQUIRE_OK(runtime.destroyStream(stream, kLoc));
+}

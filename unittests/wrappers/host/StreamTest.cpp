@@ -867,3 +867,57 @@ TEST_CASE("stream tasks keep small captures in place and large ones on the "
   }
   CHECK(counter.use_count() == 1);
 }
+
+TEST_CASE("the stream an enqueue found last is not taken for another, nor "
+          "once it is released or reclaimed",
+          "[stream]") {
+  StreamManager streams;
+  void *first = createStream(streams);
+  void *second = createStream(streams);
+  std::vector<int> order;
+  // Alternating streams: each enqueue lands on the stream it names.
+  enqueueAction(streams, first, [&] { order.push_back(1); });
+  REQUIRE_OK(streams.synchronize(first));
+  enqueueAction(streams, second, [&] { order.push_back(2); });
+  REQUIRE_OK(streams.synchronize(second));
+  enqueueAction(streams, first, [&] { order.push_back(3); });
+  REQUIRE_OK(streams.synchronize(first));
+  CHECK(order == std::vector<int>{1, 2, 3});
+  // An event's id is not a stream, whatever was found before it.
+  void *event = createEvent(streams);
+  REQUIRE_OK(streams.checkEnqueue(second));
+  REQUIRE_ERROR(streams.checkEnqueue(event),
+                "invalid stream handle " + formatPointer(event) +
+                    ": it is an event");
+
+  // Released right after it was found: refused, and a token of it gets a
+  // new stream.
+  Gate gate;
+  enqueueGated(streams, second, gate);
+  REQUIRE_OK(streams.join(first, second));
+  REQUIRE_ERROR(streams.checkEnqueue(second), kReleased);
+  REQUIRE_ERROR(streams.enqueue(
+                    second, [] { return Status(); }, "gpu.memcpy"),
+                kReleased);
+  void *fromToken = nullptr;
+  REQUIRE_OK(streams.streamFromToken(second, fromToken));
+  CHECK(fromToken != second);
+  REQUIRE_OK(streams.checkEnqueue(fromToken));
+  gate.open();
+
+  // Reclaimed after it was found: still refused, and not used.
+  REQUIRE_OK(streams.checkEnqueue(first));
+  REQUIRE_OK(streams.destroy(first));
+  REQUIRE_OK(streams.destroy(fromToken));
+  while (streams.streamCount() != 0)
+    std::this_thread::yield();
+  REQUIRE_ERROR(streams.checkEnqueue(first), kReleased);
+  REQUIRE_ERROR(streams.enqueue(
+                    first, [] { return Status(); }, "gpu.memcpy"),
+                kReleased);
+  void *third = createStream(streams);
+  enqueueAction(streams, third, [&] { order.push_back(4); });
+  REQUIRE_OK(streams.synchronize(third));
+  CHECK(order == std::vector<int>{1, 2, 3, 4});
+  REQUIRE_OK(streams.destroy(third));
+}
