@@ -6,7 +6,7 @@ module attributes {gpu.container_module} {
     // Barriers in the body and in a loop all threads run alike: no fibers.
     // CHECK:       gpu.func @uniform(
     // CHECK-NOT:     gpu_runner.uses_fibers
-    // CHECK-SAME:    {
+    // CHECK-SAME:    {{\} \{$}}
     // FIBERS:      gpu.func @uniform({{.*}}gpu_runner.uses_fibers
     gpu.func @uniform(%out: memref<?xi32>, %n: index)
         workgroup(%shared: memref<64xi32, #gpu.address_space<workgroup>>) kernel {
@@ -29,7 +29,7 @@ module attributes {gpu.container_module} {
     // once for the block and the sum lives in a buffer.
     // CHECK:       gpu.func @carried(
     // CHECK-NOT:     gpu_runner.uses_fibers
-    // CHECK-SAME:    {
+    // CHECK-SAME:    {{\} \{$}}
     gpu.func @carried(%out: memref<?xf32>, %n: index)
         workgroup(%shared: memref<64xf32, #gpu.address_space<workgroup>>) kernel {
       %c0 = arith.constant 0 : index
@@ -50,7 +50,7 @@ module attributes {gpu.container_module} {
     // fibers (the block function below).
     // CHECK:       gpu.func @butterfly(
     // CHECK-NOT:     gpu_runner.uses_fibers
-    // CHECK-SAME:    {
+    // CHECK-SAME:    {{\} \{$}}
     // FIBERS:      gpu.func @butterfly({{.*}}gpu_runner.uses_fibers
     gpu.func @butterfly(%out: memref<?xi32>) kernel {
       %tid = gpu.thread_id x
@@ -71,7 +71,7 @@ module attributes {gpu.container_module} {
     // A broadcast in a loop every thread runs alike: no fibers either.
     // CHECK:       gpu.func @broadcast_loop(
     // CHECK-NOT:     gpu_runner.uses_fibers
-    // CHECK-SAME:    {
+    // CHECK-SAME:    {{\} \{$}}
     gpu.func @broadcast_loop(%out: memref<?xi32>, %n: index) kernel {
       %tid = gpu.thread_id x
       %c0 = arith.constant 0 : index
@@ -90,7 +90,7 @@ module attributes {gpu.container_module} {
     // per-thread result goes through a buffer: no fibers.
     // CHECK:       gpu.func @switch(
     // CHECK-NOT:     gpu_runner.uses_fibers
-    // CHECK-SAME:    {
+    // CHECK-SAME:    {{\} \{$}}
     gpu.func @switch(%out: memref<?xi32>, %which: index) kernel {
       %tid = gpu.thread_id x
       %c1 = arith.constant 1 : i32
