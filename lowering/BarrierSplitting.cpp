@@ -113,10 +113,9 @@ private:
   llvm::DenseSet<Operation *> syncOps;
   /// Shuffles and broadcasts, each the first op of a piece.
   llvm::SetVector<Operation *> exchanges;
-  /// The per-thread values they move, and the buffers made for those, with
-  /// a subgroup's worth of elements on either side.
+  /// The per-thread values they move, whose buffers have a subgroup's worth
+  /// of elements on either side (a subview of a larger alloca).
   llvm::DenseSet<Value> exchanged;
-  llvm::DenseSet<Value> paddedBuffers;
   /// Per-thread values kept in buffers: those used past the piece that
   /// computes them, and the per-thread values sync ops carry or yield.
   llvm::SetVector<Value> buffered;
@@ -516,7 +515,6 @@ Value BarrierSplitter::KernelPieces::getBuffer(Value value, Location loc) {
       b, loc, padded, ArrayRef<OpFoldResult>{b.getIndexAttr(kHostSubgroupSize)},
       ArrayRef<OpFoldResult>{threadCount},
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-  paddedBuffers.insert(buffer);
   return buffer;
 }
 
@@ -691,7 +689,9 @@ Value BarrierSplitter::KernelPieces::emitExchange(Operation *op, OpBuilder &b,
   // (plus or minus it, by the lane's bit): loads of consecutive elements,
   // which vectorize without gathers. The buffer's padding holds what lanes
   // whose source does not exist read; their shuffle is not valid.
-  if (paddedBuffers.contains(buffer)) {
+  // A loop's per-thread result shares the buffer of what the loop carries,
+  // which may not be padded: only a padded one is a subview.
+  if (buffer.getDefiningOp<memref::SubViewOp>()) {
     auto shift = op->getAttrOfType<IntegerAttr>(kShuffleLaneShiftAttrName);
     if (shift && std::abs(shift.getInt()) < kHostSubgroupSize)
       return widen(readAt(shift.getInt()));
