@@ -16,7 +16,7 @@
 #define GPU_RUNNER_WRAPPERS_GPU_GPUDRIVER_H
 
 #include "wrappers/common/RuntimeError.h"
-#include "wrappers/gpu/RectangularCopy.h"
+#include "wrappers/gpu/GpuCopies.h"
 
 #include <cstdint>
 #include <string>

@@ -7,7 +7,7 @@
 
 #include "wrappers/gpu/GpuRuntime.h"
 
-#include "wrappers/gpu/RectangularCopy.h"
+#include "wrappers/gpu/GpuCopies.h"
 
 namespace gpu_runner {
 

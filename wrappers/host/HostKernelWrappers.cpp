@@ -12,8 +12,8 @@
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/host/FaultHandler.h"
 #include "wrappers/host/Fibers.h"
-#include "wrappers/host/Kernel.h"
-#include "wrappers/host/Runtime.h"
+#include "wrappers/host/HostKernels.h"
+#include "wrappers/host/HostRuntime.h"
 
 #include <vector>
 
@@ -195,7 +195,7 @@ void mgpuHostAssertFailAt(void *context, int64_t threadX, int64_t threadY,
   failure.line = line;
   failure.function = function;
   // No block starts after this one; the failed threads print once their
-  // block has finished (Kernel.h).
+  // block has finished (HostKernels.h).
   stopGridAfterAssertion();
   auto *threadContext = static_cast<HostKernelContext *>(context);
   if (threadContext && threadContext->runtime)

@@ -1,4 +1,4 @@
-//===- DeviceMemory.h - The host backend's device memory ------------------===//
+//===- HostMemory.h - The host backend's device memory --------------------===//
 //
 // "Device memory" on the host backend is host memory carved out of one
 // reserved range of virtual addresses (the arena), so that any pointer can be
@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GPU_RUNNER_WRAPPERS_HOST_DEVICEMEMORY_H
-#define GPU_RUNNER_WRAPPERS_HOST_DEVICEMEMORY_H
+#ifndef GPU_RUNNER_WRAPPERS_HOST_HOSTMEMORY_H
+#define GPU_RUNNER_WRAPPERS_HOST_HOSTMEMORY_H
 
 #include "wrappers/common/RuntimeError.h"
 
@@ -195,4 +195,4 @@ private:
 
 } // namespace gpu_runner
 
-#endif // GPU_RUNNER_WRAPPERS_HOST_DEVICEMEMORY_H
+#endif // GPU_RUNNER_WRAPPERS_HOST_HOSTMEMORY_H

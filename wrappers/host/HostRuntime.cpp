@@ -1,12 +1,12 @@
-//===- Runtime.cpp - The host backend's runtime, one method per mgpu op ---===//
+//===- HostRuntime.cpp - The host backend's runtime, one method per op ----===//
 //
-// See Runtime.h. Each op validates its stream, reads and checks everything
+// See HostRuntime.h. Each op validates its stream, reads and checks everything
 // it will touch, captures what it needs by value, and only then enqueues:
 // nothing a task uses may point into the caller's stack frame.
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/host/Runtime.h"
+#include "wrappers/host/HostRuntime.h"
 
 #include "wrappers/common/StridedCopy.h"
 #include "wrappers/host/HostCopies.h"

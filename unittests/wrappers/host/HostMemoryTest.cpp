@@ -1,4 +1,4 @@
-//===- DeviceMemoryTest.cpp - The host backend's device memory ------------===//
+//===- HostMemoryTest.cpp - The host backend's device memory --------------===//
 //
 // Allocation in the arena, every check and its message, the quarantine that
 // keeps freed records, the physical release of freed pages, and the host
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/host/DeviceMemory.h"
+#include "wrappers/host/HostMemory.h"
 
 #include "unittests/wrappers/TestSupport.h"
 

@@ -1,4 +1,4 @@
-//===- KernelTest.cpp - Launching kernels compiled for the host -----------===//
+//===- HostKernelsTest.cpp - Launching kernels compiled for the host ------===//
 //
 // Launches of hand-written kernels through HostRuntime: the checks of a
 // launch (exact messages), every block of a 3-D grid run exactly once, with
@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/host/Runtime.h"
+#include "wrappers/host/HostRuntime.h"
 
 #include "wrappers/MgpuAbi.h"
 

@@ -1,4 +1,4 @@
-//===- Kernel.h - Kernels compiled for the host: launches and blocks ------===//
+//===- HostKernels.h - Kernels compiled for the host: launches, blocks ----===//
 //
 // What runs a grid of a kernel that the host lowering compiled into the
 // program: the launch's checks (CUDA's limits, so that a program that runs
@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GPU_RUNNER_WRAPPERS_HOST_KERNEL_H
-#define GPU_RUNNER_WRAPPERS_HOST_KERNEL_H
+#ifndef GPU_RUNNER_WRAPPERS_HOST_HOSTKERNELS_H
+#define GPU_RUNNER_WRAPPERS_HOST_HOSTKERNELS_H
 
 #include "wrappers/HostKernelAbi.h"
 #include "wrappers/common/RuntimeError.h"
@@ -179,4 +179,4 @@ private:
 
 } // namespace gpu_runner
 
-#endif // GPU_RUNNER_WRAPPERS_HOST_KERNEL_H
+#endif // GPU_RUNNER_WRAPPERS_HOST_HOSTKERNELS_H

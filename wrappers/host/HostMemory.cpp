@@ -1,13 +1,13 @@
-//===- DeviceMemory.cpp - The host backend's device memory ----------------===//
+//===- HostMemory.cpp - The host backend's device memory ------------------===//
 //
-// See DeviceMemory.h. The arena is reserved with PROT_NONE and
+// See HostMemory.h. The arena is reserved with PROT_NONE and
 // MAP_NORESERVE, so it costs address space only; an allocation makes its
 // pages accessible with mprotect, a release gives them back with
 // MADV_DONTNEED and makes them inaccessible again.
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/host/DeviceMemory.h"
+#include "wrappers/host/HostMemory.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,4 +1,4 @@
-//===- Timer.h - The host backend's timers (mgpuTimer*) -------------------===//
+//===- HostTimers.h - The host backend's timers (mgpuTimer*) --------------===//
 //
 // A timer's start and stop points are tasks on a stream that read a steady
 // clock when the stream's worker reaches them, so a timed region covers the
@@ -9,11 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GPU_RUNNER_WRAPPERS_HOST_TIMER_H
-#define GPU_RUNNER_WRAPPERS_HOST_TIMER_H
+#ifndef GPU_RUNNER_WRAPPERS_HOST_HOSTTIMERS_H
+#define GPU_RUNNER_WRAPPERS_HOST_HOSTTIMERS_H
 
 #include "wrappers/common/RuntimeError.h"
-#include "wrappers/host/Stream.h"
+#include "wrappers/host/HostStreams.h"
 
 #include <cstdint>
 #include <memory>
@@ -59,4 +59,4 @@ private:
 
 } // namespace gpu_runner
 
-#endif // GPU_RUNNER_WRAPPERS_HOST_TIMER_H
+#endif // GPU_RUNNER_WRAPPERS_HOST_HOSTTIMERS_H

@@ -1,4 +1,4 @@
-//===- Stream.h - The host backend's streams and events -------------------===//
+//===- HostStreams.h - The host backend's streams and events --------------===//
 //
 // A stream is a real asynchronous in-order queue: enqueuing pushes a task
 // and returns, and a worker thread of the stream's own runs the tasks one
@@ -24,8 +24,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GPU_RUNNER_WRAPPERS_HOST_STREAM_H
-#define GPU_RUNNER_WRAPPERS_HOST_STREAM_H
+#ifndef GPU_RUNNER_WRAPPERS_HOST_HOSTSTREAMS_H
+#define GPU_RUNNER_WRAPPERS_HOST_HOSTSTREAMS_H
 
 #include "wrappers/common/RuntimeError.h"
 
@@ -312,4 +312,4 @@ private:
 
 } // namespace gpu_runner
 
-#endif // GPU_RUNNER_WRAPPERS_HOST_STREAM_H
+#endif // GPU_RUNNER_WRAPPERS_HOST_HOSTSTREAMS_H

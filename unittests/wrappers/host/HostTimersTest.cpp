@@ -1,4 +1,4 @@
-//===- TimerTest.cpp - The host backend's timers (mgpuTimer*) -------------===//
+//===- HostTimersTest.cpp - The host backend's timers (mgpuTimer*) --------===//
 //
 // A timer's points are reached when the stream gets there, not when they are
 // recorded; the elapsed time waits for both; the synchronous form waits for
@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/host/Timer.h"
+#include "wrappers/host/HostTimers.h"
 
-#include "wrappers/host/Runtime.h"
+#include "wrappers/host/HostRuntime.h"
 
 #include "unittests/wrappers/TestSupport.h"
 

@@ -1,11 +1,11 @@
-//===- Timer.cpp - The host backend's timers (mgpuTimer*) -----------------===//
+//===- HostTimers.cpp - The host backend's timers (mgpuTimer*) ------------===//
 //
-// See Timer.h. A timer handle is the address of its state, checked against
+// See HostTimers.h. A timer handle is the address of its state, checked against
 // the table on every call, so a stray handle is an error and not a crash.
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/host/Timer.h"
+#include "wrappers/host/HostTimers.h"
 
 #include <atomic>
 #include <chrono>

@@ -1,6 +1,6 @@
-//===- Kernel.cpp - Kernels compiled for the host: launches and blocks ----===//
+//===- HostKernels.cpp - Kernels compiled for the host: launches, blocks --===//
 //
-// See Kernel.h. The pool's state (grids with blocks left, idle block
+// See HostKernels.h. The pool's state (grids with blocks left, idle block
 // runners, workers) is guarded by one mutex, held only to pick a grid or a
 // runner; blocks are handed out by each grid's atomic counter. A grid lives
 // on the stack of the thread that launched it, which removes it from the
@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/host/Kernel.h"
+#include "wrappers/host/HostKernels.h"
 
 #include "wrappers/host/FaultHandler.h"
 

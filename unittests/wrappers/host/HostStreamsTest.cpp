@@ -1,4 +1,4 @@
-//===- StreamTest.cpp - The host backend's streams and events -------------===//
+//===- HostStreamsTest.cpp - The host backend's streams and events --------===//
 //
 // Queue order, real asynchrony, events and joins across streams, released
 // streams, the synchronous (null) stream, handle ids, failures of tasks, and
@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/host/Stream.h"
+#include "wrappers/host/HostStreams.h"
 
 #include "unittests/wrappers/TestSupport.h"
 

@@ -1,4 +1,4 @@
-//===- RectangularCopy.h - Strided copies as 1-D, 2-D and 3-D copies ------===//
+//===- GpuCopies.h - Strided copies as 1-D, 2-D and 3-D copies ------------===//
 //
 // The GPU drivers copy rectangles: cuMemcpy2DAsync / hipMemcpy2DAsync move
 // `height` rows of `widthBytes` with a pitch on each side, and the 3-D forms
@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GPU_RUNNER_WRAPPERS_GPU_RECTANGULARCOPY_H
-#define GPU_RUNNER_WRAPPERS_GPU_RECTANGULARCOPY_H
+#ifndef GPU_RUNNER_WRAPPERS_GPU_GPUCOPIES_H
+#define GPU_RUNNER_WRAPPERS_GPU_GPUCOPIES_H
 
 #include "wrappers/common/StridedCopy.h"
 
@@ -56,4 +56,4 @@ void runRectangularCopy(const RectangularCopy &copy);
 
 } // namespace gpu_runner
 
-#endif // GPU_RUNNER_WRAPPERS_GPU_RECTANGULARCOPY_H
+#endif // GPU_RUNNER_WRAPPERS_GPU_GPUCOPIES_H

@@ -1,4 +1,4 @@
-//===- Runtime.h - The host backend's runtime, one method per mgpu op -----===//
+//===- HostRuntime.h - The host backend's runtime, one method per op ------===//
 //
 // The Runtime (wrappers/Runtime.h) of the host backend: device memory in
 // an arena of host memory, streams run by worker threads (StreamManager),
@@ -25,15 +25,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GPU_RUNNER_WRAPPERS_HOST_RUNTIME_H
-#define GPU_RUNNER_WRAPPERS_HOST_RUNTIME_H
+#ifndef GPU_RUNNER_WRAPPERS_HOST_HOSTRUNTIME_H
+#define GPU_RUNNER_WRAPPERS_HOST_HOSTRUNTIME_H
 
 #include "wrappers/Runtime.h"
 #include "wrappers/common/RuntimeError.h"
-#include "wrappers/host/DeviceMemory.h"
-#include "wrappers/host/Kernel.h"
-#include "wrappers/host/Stream.h"
-#include "wrappers/host/Timer.h"
+#include "wrappers/host/HostMemory.h"
+#include "wrappers/host/HostKernels.h"
+#include "wrappers/host/HostStreams.h"
+#include "wrappers/host/HostTimers.h"
 
 #include <cstdint>
 #include <string>
@@ -78,4 +78,4 @@ private:
 
 } // namespace gpu_runner
 
-#endif // GPU_RUNNER_WRAPPERS_HOST_RUNTIME_H
+#endif // GPU_RUNNER_WRAPPERS_HOST_HOSTRUNTIME_H

@@ -1,6 +1,6 @@
-//===- Stream.cpp - The host backend's streams and events -----------------===//
+//===- HostStreams.cpp - The host backend's streams and events ------------===//
 //
-// See Stream.h. One mutex guards the manager's state, with two exceptions
+// See HostStreams.h. One mutex guards the manager's state, with two exceptions
 // that keep an enqueue and a task's run cheap: a stream's queue of tasks and
 // its counts of tasks enqueued and completed. Each stream is served by one
 // worker thread; a worker whose stream is reclaimed goes to an idle pool and
@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/host/Stream.h"
+#include "wrappers/host/HostStreams.h"
 
 #include "wrappers/host/FaultHandler.h"
 

@@ -1,4 +1,4 @@
-//===- RuntimeTest.cpp - The host backend's mgpu ops ----------------------===//
+//===- HostRuntimeTest.cpp - The host backend's mgpu ops ------------------===//
 //
 // The ops as the program calls them: copies and memsets between host and
 // device memory on streams and synchronously, checks at enqueue time in
@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/host/Runtime.h"
+#include "wrappers/host/HostRuntime.h"
 
 #include "wrappers/Backend.h"
 #include "wrappers/MgpuAbi.h"

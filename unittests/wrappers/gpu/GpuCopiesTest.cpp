@@ -1,11 +1,11 @@
-//===- RectangularCopyTest.cpp - Strided copies as driver rectangles ------===//
+//===- GpuCopiesTest.cpp - Strided copies as driver rectangles ------------===//
 //
 // How many 1-D, 2-D and 3-D copies a strided copy becomes, and that running
 // those rectangles writes exactly what the strided copy itself writes.
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/gpu/RectangularCopy.h"
+#include "wrappers/gpu/GpuCopies.h"
 #include "wrappers/host/HostCopies.h"
 
 #include "unittests/wrappers/TestSupport.h"

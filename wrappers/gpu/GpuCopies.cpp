@@ -1,6 +1,6 @@
-//===- RectangularCopy.cpp - Strided copies as 1-D, 2-D and 3-D copies ----===//
+//===- GpuCopies.cpp - Strided copies as 1-D, 2-D and 3-D copies ----------===//
 
-#include "wrappers/gpu/RectangularCopy.h"
+#include "wrappers/gpu/GpuCopies.h"
 
 #include <cstring>
 #include <vector>
