@@ -10,8 +10,9 @@ the backend's table of entry points:
 
     check-standin-exports.py LIBRARY HEADER TABLE PREFIX
 
-TABLE is the backend's DriverApi.h, whose REQUIRED(name), OPTIONAL(name),
-ENTRY(name) and TYPED_ENTRY(name, type) lines list what it loads.
+TABLE is the backend's DynamicSymbols.def, whose DRIVER_REQUIRED_SYMBOL(name),
+DRIVER_OPTIONAL_SYMBOL(name) and DRIVER_REQUIRED_SYMBOL_TYPED(name, type)
+lines list what it loads.
 Prints one line per finding and a summary; exits 1 if any check fails.
 """
 
@@ -40,7 +41,8 @@ def main():
             renamed[match.group(1)] = match.group(2)
 
     loaded = re.findall(
-        r"^\s*(?:REQUIRED|OPTIONAL|ENTRY|TYPED_ENTRY)\((%s\w+)[,)]" % prefix,
+        r"^\s*DRIVER_(?:REQUIRED|OPTIONAL)_SYMBOL(?:_TYPED)?\((%s\w+)[,)]"
+        % prefix,
         open(table).read(), re.MULTILINE)
     failed = False
     for name in entries:

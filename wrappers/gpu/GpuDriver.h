@@ -3,8 +3,9 @@
 // The CUDA and HIP backends share one runtime (GpuRuntime.h): its checks, its
 // token and allocation tables, its error messages. What differs is how a
 // stream is created or a rectangle copied, and that is this interface, which
-// each backend implements over its vendor's API (cuda/DriverApi.cpp,
-// hip/DriverApi.cpp).
+// each backend implements over its vendor's API (cuda/CudaDriver.h,
+// hip/HipDriver.h), through the table of entry points it loads at run time
+// (cuda/DynamicSymbols.def, hip/DynamicSymbols.def).
 //
 // Handles are the vendor's, as opaque pointers. A call returns a `Result`:
 // 0 for success, else the vendor's error code, which `describe` turns into

@@ -1,4 +1,4 @@
-//===- RuntimeTest.cpp - The CUDA runtime where no driver is --------------===//
+//===- CudaDriverTest.cpp - The CUDA runtime where no driver is -----------===//
 //
 // What every build machine without a GPU can check of the CUDA backend: it
 // starts, names the missing driver in every error, and never calls into a
@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "wrappers/cuda/DynamicSymbols.h"
 #include "wrappers/gpu/GpuRuntime.h"
-#include "wrappers/cuda/DriverApi.h"
 
 #include "unittests/wrappers/TestSupport.h"
 
@@ -19,7 +19,7 @@ using namespace gpu_runner::test;
 namespace {
 
 bool driverIsInstalled() {
-  void *library = dlopen(cuda::kDriverLibrary, RTLD_NOW | RTLD_LOCAL);
+  void *library = dlopen(cuda::kLibraryNames[0], RTLD_NOW | RTLD_LOCAL);
   if (library)
     dlclose(library);
   return library != nullptr;

@@ -1,4 +1,4 @@
-//===- RuntimeTest.cpp - The HIP runtime where no AMD GPU is --------------===//
+//===- HipDriverTest.cpp - The HIP runtime where no AMD GPU is ------------===//
 //
 // What every build machine without an AMD GPU can check of the HIP backend:
 // it starts, says in every error that there is no runtime or no device, and
@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "wrappers/gpu/GpuRuntime.h"
-#include "wrappers/hip/DriverApi.h"
+#include "wrappers/hip/DynamicSymbols.h"
 
 #include "unittests/wrappers/TestSupport.h"
 
