@@ -1,0 +1,110 @@
+//===- GpuTimers.cpp - GPU runtime: timers --------------------------------===//
+//
+// The runtime's timers (mgpuTimer*): two events with timing, recorded on a
+// token's stream; see GpuRuntime.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/gpu/GpuRuntime.h"
+
+namespace gpu_runner {
+
+Status GpuRuntime::createTimer(void *&timer, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  GPU_RUNNER_RETURN_IF_ERROR(checkLoaded());
+  auto entry = std::make_unique<Timer>();
+  entry->device = defaultDevice;
+  timer = entry.get();
+  timers.emplace(timer, std::move(entry));
+  return Status();
+}
+
+Status GpuRuntime::resolveTimer(void *timer, Timer *&result) {
+  auto it = timers.find(timer);
+  if (it == timers.end())
+    return Status::error("invalid timer handle " + formatPointer(timer) +
+                         ": no timer was created with it, or it was "
+                         "destroyed");
+  result = it->second.get();
+  return Status();
+}
+
+Status GpuRuntime::destroyTimer(void *timer, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  Timer *entry = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveTimer(timer, entry));
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(entry->device));
+  for (void *event : {entry->start, entry->stop})
+    if (event)
+      GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyEvent(event)));
+  timers.erase(timer);
+  return Status();
+}
+
+Status GpuRuntime::recordTimerEvent(Timer &timer, void *&event, void *stream) {
+  void *driverStream;
+  int device;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveStream(stream, driverStream, device));
+  if (event && device != timer.device) {
+    // Events belong to a device: a timer moved to another one starts anew.
+    GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(timer.device));
+    GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyEvent(event)));
+    event = nullptr;
+    GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(device));
+  }
+  timer.device = device;
+  if (!event)
+    GPU_RUNNER_RETURN_IF_ERROR(check(driver.createTimingEvent(event)));
+  return checkResult(driver.recordEvent(event, driverStream));
+}
+
+Status GpuRuntime::startTimer(void *timer, void *stream, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  Timer *entry = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveTimer(timer, entry));
+  GPU_RUNNER_RETURN_IF_ERROR(recordTimerEvent(*entry, entry->start, stream));
+  entry->started = true;
+  entry->stopped = false;
+  return Status();
+}
+
+Status GpuRuntime::stopTimer(void *timer, void *stream, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  Timer *entry = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveTimer(timer, entry));
+  if (!entry->started)
+    return Status::error("the timer was never started: call mgpuTimerStart "
+                         "before mgpuTimerStop");
+  GPU_RUNNER_RETURN_IF_ERROR(recordTimerEvent(*entry, entry->stop, stream));
+  entry->stopped = true;
+  return Status();
+}
+
+Status GpuRuntime::getTimerElapsedNs(void *timer, int64_t &nanoseconds,
+                                     const char *) {
+  nanoseconds = 0;
+  std::unique_lock<std::mutex> lock(mutex);
+  Timer *entry = nullptr;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveTimer(timer, entry));
+  if (!entry->started)
+    return Status::error("the timer was never started");
+  if (!entry->stopped)
+    return Status::error("the timer was started but not stopped: call "
+                         "mgpuTimerStop before reading the elapsed time");
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(entry->device));
+  void *start = entry->start, *stop = entry->stop;
+  // Others may enqueue while this thread waits.
+  lock.unlock();
+  Result stopped = driver.synchronizeEvent(stop);
+  Result started = stopped ? stopped : driver.synchronizeEvent(start);
+  lock.lock();
+  GPU_RUNNER_RETURN_IF_ERROR(checkResult(started));
+  float milliseconds = 0;
+  GPU_RUNNER_RETURN_IF_ERROR(
+      check(driver.getElapsedMilliseconds(milliseconds, start, stop)));
+  nanoseconds = static_cast<int64_t>(static_cast<double>(milliseconds) * 1e6 +
+                                     (milliseconds < 0 ? -0.5 : 0.5));
+  return Status();
+}
+
+} // namespace gpu_runner
