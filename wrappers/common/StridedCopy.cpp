@@ -227,13 +227,18 @@ bool isFillElementSize(int64_t elementSizeBytes) {
          elementSizeBytes == 4 || elementSizeBytes == 8;
 }
 
+Status checkFillElementSize(int64_t elementSizeBytes) {
+  if (isFillElementSize(elementSizeBytes))
+    return Status();
+  return Status::error("cannot fill elements of " +
+                       std::to_string(elementSizeBytes) +
+                       " bytes: a memset fills elements of 1, 2, 4 or 8 "
+                       "bytes");
+}
+
 Status planStridedFill(const MemRefView &dst, StridedFillPlan &plan) {
   plan = StridedFillPlan();
-  if (!isFillElementSize(dst.elementSizeBytes))
-    return Status::error("cannot fill elements of " +
-                         std::to_string(dst.elementSizeBytes) +
-                         " bytes: a memset fills elements of 1, 2, 4 or 8 "
-                         "bytes");
+  GPU_RUNNER_RETURN_IF_ERROR(checkFillElementSize(dst.elementSizeBytes));
   GPU_RUNNER_RETURN_IF_ERROR(computeByteRange(dst, "destination", plan.range));
   if (hasZeroSize(dst))
     return Status();

@@ -116,6 +116,9 @@ struct StridedFillPlan {
 /// True for the element sizes a memset fills: 1, 2, 4 and 8 bytes.
 bool isFillElementSize(int64_t elementSizeBytes);
 
+/// Success for those sizes, else the error every backend's memset gives.
+Status checkFillElementSize(int64_t elementSizeBytes);
+
 /// Plans a fill of `dst`, whose element size must be 1, 2, 4 or 8 bytes.
 Status planStridedFill(const MemRefView &dst, StridedFillPlan &plan);
 /// The same for a memref descriptor of rank `rank`.

@@ -39,6 +39,7 @@ Status GpuRuntime::allocate(uint64_t bytes, void *stream, bool hostShared,
   }
   GPU_RUNNER_RETURN_IF_ERROR(checkResult(status));
   Allocation record;
+  record.serial = nextAllocationSerial++;
   record.bytes = bytes;
   record.loc = loc ? loc : "";
   record.managed = hostShared;
@@ -157,6 +158,9 @@ Status GpuRuntime::memset(void *dst, uint64_t value, int64_t elementSizeBytes,
   void *driverStream;
   int device;
   GPU_RUNNER_RETURN_IF_ERROR(resolveStream(stream, driverStream, device));
+  // The driver's fills take 1, 2, 4 and (as two 32-bit halves) 8 bytes;
+  // any other size would fill the wrong bytes.
+  GPU_RUNNER_RETURN_IF_ERROR(checkFillElementSize(elementSizeBytes));
   if (count == 0)
     return Status();
   if (count > UINT64_MAX / static_cast<uint64_t>(elementSizeBytes))

@@ -1,13 +1,15 @@
 //===- GpuRuntime.cpp - The GPU backends' runtime: devices, and the exit --===//
 //
-// See GpuRuntime.h. Streams, events and timers are GpuStreams.cpp, memory
-// GpuMemory.cpp, modules and launches GpuKernels.cpp.
+// See GpuRuntime.h. Streams and events are GpuStreams.cpp, timers
+// GpuTimers.cpp, memory GpuMemory.cpp, modules and launches GpuKernels.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "wrappers/gpu/GpuRuntime.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace gpu_runner {
 namespace {
@@ -161,14 +163,21 @@ Status GpuRuntime::finalize(std::vector<Warning> &leaks) {
     GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(index));
     GPU_RUNNER_RETURN_IF_ERROR(checkResult(driver.synchronizeDevice()));
   }
-  for (auto &[base, record] : allocations) {
-    if (record.freed)
-      continue;
-    leaks.push_back(Warning{record.loc, std::to_string(record.bytes) +
-                                            " bytes of device memory "
-                                            "allocated here were never "
-                                            "freed"});
-    GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(record.device));
+  // Oldest first, as Runtime::finalize promises: the table is in the order
+  // of addresses, which the driver may reuse in any order.
+  std::vector<std::pair<uintptr_t, const Allocation *>> live;
+  for (const auto &[base, record] : allocations)
+    if (!record.freed)
+      live.emplace_back(base, &record);
+  std::sort(live.begin(), live.end(), [](const auto &a, const auto &b) {
+    return a.second->serial < b.second->serial;
+  });
+  for (const auto &[base, record] : live) {
+    leaks.push_back(Warning{record->loc, std::to_string(record->bytes) +
+                                             " bytes of device memory "
+                                             "allocated here were never "
+                                             "freed"});
+    GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(record->device));
     GPU_RUNNER_RETURN_IF_ERROR(
         check(driver.free(reinterpret_cast<void *>(base))));
   }
@@ -211,6 +220,9 @@ Status GpuRuntime::finalize(std::vector<Warning> &leaks) {
     GPU_RUNNER_RETURN_IF_ERROR(check(driver.closeDevice(device.info)));
   devices.clear();
   currentContext = nullptr;
+  // Nothing is open any more: a later op says so, where it would otherwise
+  // look up a device that is gone, and initialize starts again.
+  loaded = false;
   return Status();
 }
 

@@ -98,6 +98,9 @@ private:
     bool stopped = false;
   };
   struct Allocation {
+    /// The allocation's rank in the order they were made: the leak report
+    /// lists the oldest first, whatever their addresses.
+    uint64_t serial = 0;
     uint64_t bytes = 0;
     std::string loc;
     bool managed = false;
@@ -168,6 +171,7 @@ private:
   std::unordered_map<uint64_t, Token> draining;
   size_t sweepDrainingAt = 0;
   std::map<uintptr_t, Allocation> allocations;
+  uint64_t nextAllocationSerial = 0;
   std::vector<std::unique_ptr<Module>> modules;
   std::vector<std::unique_ptr<Function>> functions;
   std::map<void *, std::unique_ptr<Timer>> timers;

@@ -9,8 +9,8 @@
 #include "wrappers/host/HostRuntime.h"
 
 #include "wrappers/common/StridedCopy.h"
-#include "wrappers/host/HostCopies.h"
 #include "wrappers/host/FaultHandler.h"
+#include "wrappers/host/HostCopies.h"
 
 #include <algorithm>
 #include <cstring>
@@ -161,11 +161,7 @@ Status HostRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
 Status HostRuntime::memset(void *dst, uint64_t value, int64_t elementSizeBytes,
                            uint64_t count, void *stream, const char *loc) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
-  if (!isFillElementSize(elementSizeBytes))
-    return Status::error("cannot fill elements of " +
-                         std::to_string(elementSizeBytes) +
-                         " bytes: a memset fills elements of 1, 2, 4 or 8 "
-                         "bytes");
+  GPU_RUNNER_RETURN_IF_ERROR(checkFillElementSize(elementSizeBytes));
   uint64_t bytes;
   if (__builtin_mul_overflow(count, static_cast<uint64_t>(elementSizeBytes),
                              &bytes))
