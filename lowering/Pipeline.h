@@ -3,7 +3,7 @@
 #ifndef GPU_RUNNER_LOWERING_PIPELINE_H
 #define GPU_RUNNER_LOWERING_PIPELINE_H
 
-#include "lowering/Targets.h"
+#include "lowering/device/Targets.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
