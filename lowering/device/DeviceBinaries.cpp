@@ -13,8 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lowering/runtime/GpuRuntimeToLLVM.h"
+#include "lowering/device/DeviceBinaries.h"
 
+#include "lowering/device/Targets.h"
 #include "lowering/runtime/MgpuCalls.h"
 #include "wrappers/MgpuAbi.h"
 
@@ -91,6 +92,168 @@ FailureOr<int32_t> getObjectFormat(gpu::BinaryOp binary,
             "compile it to a binary (fatbin, bin) or to assembly (isa)";
 }
 
+/// The globals of one gpu.binary: its object, its size when the object
+/// comes from outside, its module handle, and a function handle per
+/// launched kernel.
+struct BinaryGlobals {
+  LLVM::GlobalOp data, size, module;
+  /// The size of an object held here; the `size` global's otherwise.
+  int64_t bytes = 0;
+  SmallVector<std::pair<StringRef, LLVM::GlobalOp>> functions;
+};
+
+/// The object of `binary`, which must hold one, in a format a driver loads.
+FailureOr<gpu::ObjectAttr> getLoadableObject(gpu::BinaryOp binary) {
+  StringRef name = binary.getName();
+  if (binary.getObjects().size() != 1)
+    return binary.emitError()
+           << "gpu.binary @" << name << " holds " << binary.getObjects().size()
+           << " objects; gpu-runner loads binaries compiled for one target";
+  auto object = dyn_cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+  if (!object)
+    return binary.emitError()
+           << "gpu.binary @" << name << " does not hold a #gpu.object";
+  return object;
+}
+
+BinaryGlobals createBinaryGlobals(OpBuilder &builder, gpu::BinaryOp binary,
+                                  gpu::ObjectAttr object,
+                                  const llvm::SetVector<StringRef> &kernels) {
+  Location loc = binary.getLoc();
+  StringRef name = binary.getName();
+  BinaryGlobals globals;
+  // The object, and a global that holds its size when it comes from
+  // outside.
+  if (binary->hasAttr(kExternalObjectAttrName)) {
+    globals.data = LLVM::GlobalOp::create(
+        builder, loc, LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
+        /*isConstant=*/true, LLVM::Linkage::External,
+        getDeviceObjectGlobalName(name), /*value=*/Attribute());
+    globals.size = LLVM::GlobalOp::create(
+        builder, loc, builder.getI64Type(), /*isConstant=*/true,
+        LLVM::Linkage::External, getDeviceObjectSizeGlobalName(name),
+        /*value=*/Attribute());
+  } else {
+    std::string bytes = getLoadableDeviceObject(object);
+    globals.bytes = static_cast<int64_t>(bytes.size());
+    auto dataType = LLVM::LLVMArrayType::get(builder.getI8Type(), bytes.size());
+    globals.data = LLVM::GlobalOp::create(
+        builder, loc, dataType, /*isConstant=*/true, LLVM::Linkage::Internal,
+        getDeviceObjectGlobalName(name), builder.getStringAttr(bytes),
+        /*alignment=*/16);
+  }
+  globals.module =
+      createPointerGlobal(builder, loc, getDeviceModuleGlobalName(name));
+  for (StringRef kernel : kernels)
+    globals.functions.push_back(
+        {kernel, createPointerGlobal(
+                     builder, loc, getDeviceFunctionGlobalName(name, kernel))});
+  return globals;
+}
+
+/// The constructor: loads the module, then looks up each kernel.
+FailureOr<LLVM::LLVMFuncOp> createLoader(OpBuilder &builder,
+                                         gpu::BinaryOp binary, int32_t format,
+                                         const BinaryGlobals &globals) {
+  Location loc = binary.getLoc();
+  LLVM::LLVMFuncOp load = createVoidFunction(
+      builder, loc, ("__gpu_runner_load_" + binary.getName()).str());
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&load.getBody().front());
+  Value address = LLVM::AddressOfOp::create(builder, loc, globals.data);
+  Value sizeValue =
+      globals.size
+          ? LLVM::LoadOp::create(
+                builder, loc, builder.getI64Type(),
+                LLVM::AddressOfOp::create(builder, loc, globals.size))
+                .getResult()
+          : LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
+                                     builder.getI64IntegerAttr(globals.bytes))
+                .getResult();
+  Value formatValue = LLVM::ConstantOp::create(
+      builder, loc, builder.getI32Type(), builder.getI32IntegerAttr(format));
+  Value locString = getConstantString(builder, loc, getRuntimeLocation(binary));
+  FailureOr<LLVM::CallOp> handle =
+      createMgpuCall(builder, loc, MgpuFunction::mgpuModuleLoadAt,
+                     {address, sizeValue, formatValue, locString});
+  if (failed(handle))
+    return failure();
+  Value moduleHandle = handle->getResult();
+  LLVM::StoreOp::create(
+      builder, loc, moduleHandle,
+      LLVM::AddressOfOp::create(builder, loc, globals.module));
+  for (auto [kernel, global] : globals.functions) {
+    Value kernelName = getConstantString(builder, loc, kernel);
+    FailureOr<LLVM::CallOp> function =
+        createMgpuCall(builder, loc, MgpuFunction::mgpuModuleGetFunctionAt,
+                       {moduleHandle, kernelName, locString});
+    if (failed(function))
+      return failure();
+    LLVM::StoreOp::create(builder, loc, function->getResult(),
+                          LLVM::AddressOfOp::create(builder, loc, global));
+  }
+  LLVM::ReturnOp::create(builder, loc, ValueRange());
+  return load;
+}
+
+/// The destructor: unloads the module.
+FailureOr<LLVM::LLVMFuncOp> createUnloader(OpBuilder &builder,
+                                           gpu::BinaryOp binary,
+                                           const BinaryGlobals &globals) {
+  Location loc = binary.getLoc();
+  LLVM::LLVMFuncOp unload = createVoidFunction(
+      builder, loc, ("__gpu_runner_unload_" + binary.getName()).str());
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&unload.getBody().front());
+  Value moduleHandle = LLVM::LoadOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext()),
+      LLVM::AddressOfOp::create(builder, loc, globals.module));
+  Value locString = getConstantString(builder, loc, getRuntimeLocation(binary));
+  if (failed(createMgpuCall(builder, loc, MgpuFunction::mgpuModuleUnloadAt,
+                            {moduleHandle, locString})))
+    return failure();
+  LLVM::ReturnOp::create(builder, loc, ValueRange());
+  return unload;
+}
+
+/// The constructors and destructors of a module's binaries, appended to
+/// the program's own, if any.
+struct Structors {
+  SmallVector<Attribute> ctors, dtors, priorities, data;
+};
+
+void appendStructors(OpBuilder &builder, ModuleOp module,
+                     const Structors &added) {
+  Location loc = module.getLoc();
+  auto concat = [&](ArrayAttr existing, ArrayRef<Attribute> more) {
+    SmallVector<Attribute> all;
+    if (existing)
+      llvm::append_range(all, existing);
+    llvm::append_range(all, more);
+    return builder.getArrayAttr(all);
+  };
+  LLVM::GlobalCtorsOp oldCtors;
+  for (auto op : module.getOps<LLVM::GlobalCtorsOp>())
+    oldCtors = op;
+  LLVM::GlobalCtorsOp::create(
+      builder, loc,
+      concat(oldCtors ? oldCtors.getCtors() : nullptr, added.ctors),
+      concat(oldCtors ? oldCtors.getPriorities() : nullptr, added.priorities),
+      concat(oldCtors ? oldCtors.getData() : nullptr, added.data));
+  if (oldCtors)
+    oldCtors.erase();
+  LLVM::GlobalDtorsOp oldDtors;
+  for (auto op : module.getOps<LLVM::GlobalDtorsOp>())
+    oldDtors = op;
+  LLVM::GlobalDtorsOp::create(
+      builder, loc,
+      concat(oldDtors ? oldDtors.getDtors() : nullptr, added.dtors),
+      concat(oldDtors ? oldDtors.getPriorities() : nullptr, added.priorities),
+      concat(oldDtors ? oldDtors.getData() : nullptr, added.data));
+  if (oldDtors)
+    oldDtors.erase();
+}
+
 } // namespace
 
 LogicalResult lowerDeviceBinaries(ModuleOp module) {
@@ -108,149 +271,30 @@ LogicalResult lowerDeviceBinaries(ModuleOp module) {
   MLIRContext *context = module.getContext();
   OpBuilder builder(context);
   builder.setInsertionPointToEnd(module.getBody());
-  SmallVector<Attribute> ctors, dtors, priorities, data;
-  auto pointerType = LLVM::LLVMPointerType::get(context);
-
+  Structors structors;
   for (gpu::BinaryOp binary : binaries) {
-    Location loc = binary.getLoc();
-    StringRef name = binary.getName();
-    if (binary.getObjects().size() != 1)
-      return binary.emitError()
-             << "gpu.binary @" << name << " holds "
-             << binary.getObjects().size()
-             << " objects; gpu-runner loads binaries compiled for one target";
-    auto object = dyn_cast<gpu::ObjectAttr>(binary.getObjects()[0]);
-    if (!object)
-      return binary.emitError()
-             << "gpu.binary @" << name << " does not hold a #gpu.object";
-    FailureOr<int32_t> format = getObjectFormat(binary, object);
+    FailureOr<gpu::ObjectAttr> object = getLoadableObject(binary);
+    if (failed(object))
+      return failure();
+    FailureOr<int32_t> format = getObjectFormat(binary, *object);
     if (failed(format))
       return failure();
-
-    // The object, and a global that holds its size when it comes from
-    // outside.
-    LLVM::GlobalOp dataGlobal, sizeGlobal;
-    int64_t size = 0;
-    if (binary->hasAttr(kExternalObjectAttrName)) {
-      dataGlobal = LLVM::GlobalOp::create(
-          builder, loc, LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
-          /*isConstant=*/true, LLVM::Linkage::External,
-          getDeviceObjectGlobalName(name), /*value=*/Attribute());
-      sizeGlobal = LLVM::GlobalOp::create(
-          builder, loc, builder.getI64Type(), /*isConstant=*/true,
-          LLVM::Linkage::External, getDeviceObjectSizeGlobalName(name),
-          /*value=*/Attribute());
-    } else {
-      std::string bytes = getLoadableDeviceObject(object);
-      size = static_cast<int64_t>(bytes.size());
-      auto dataType =
-          LLVM::LLVMArrayType::get(builder.getI8Type(), bytes.size());
-      dataGlobal = LLVM::GlobalOp::create(
-          builder, loc, dataType, /*isConstant=*/true, LLVM::Linkage::Internal,
-          getDeviceObjectGlobalName(name), builder.getStringAttr(bytes),
-          /*alignment=*/16);
-    }
-    LLVM::GlobalOp moduleGlobal =
-        createPointerGlobal(builder, loc, getDeviceModuleGlobalName(name));
-    SmallVector<std::pair<StringRef, LLVM::GlobalOp>> functionGlobals;
-    for (StringRef kernel : kernels.lookup(name))
-      functionGlobals.push_back(
-          {kernel,
-           createPointerGlobal(builder, loc,
-                               getDeviceFunctionGlobalName(name, kernel))});
-
-    // The constructor: load the module, then look up each kernel.
-    std::string loadLoc = getRuntimeLocation(binary);
-    LLVM::LLVMFuncOp load =
-        createVoidFunction(builder, loc, ("__gpu_runner_load_" + name).str());
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToStart(&load.getBody().front());
-      Value address = LLVM::AddressOfOp::create(builder, loc, dataGlobal);
-      Value sizeValue =
-          sizeGlobal
-              ? LLVM::LoadOp::create(
-                    builder, loc, builder.getI64Type(),
-                    LLVM::AddressOfOp::create(builder, loc, sizeGlobal))
-                    .getResult()
-              : LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
-                                         builder.getI64IntegerAttr(size))
-                    .getResult();
-      Value formatValue =
-          LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
-                                   builder.getI32IntegerAttr(*format));
-      Value locString = getConstantString(builder, loc, loadLoc);
-      FailureOr<LLVM::CallOp> handle =
-          createMgpuCall(builder, loc, MgpuFunction::mgpuModuleLoadAt,
-                         {address, sizeValue, formatValue, locString});
-      if (failed(handle))
-        return failure();
-      Value moduleHandle = handle->getResult();
-      LLVM::StoreOp::create(
-          builder, loc, moduleHandle,
-          LLVM::AddressOfOp::create(builder, loc, moduleGlobal));
-      for (auto [kernel, global] : functionGlobals) {
-        Value kernelName = getConstantString(builder, loc, kernel);
-        FailureOr<LLVM::CallOp> function =
-            createMgpuCall(builder, loc, MgpuFunction::mgpuModuleGetFunctionAt,
-                           {moduleHandle, kernelName, locString});
-        if (failed(function))
-          return failure();
-        LLVM::StoreOp::create(builder, loc, function->getResult(),
-                              LLVM::AddressOfOp::create(builder, loc, global));
-      }
-      LLVM::ReturnOp::create(builder, loc, ValueRange());
-    }
-
-    // The destructor: unload it.
-    LLVM::LLVMFuncOp unload =
-        createVoidFunction(builder, loc, ("__gpu_runner_unload_" + name).str());
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToStart(&unload.getBody().front());
-      Value moduleHandle = LLVM::LoadOp::create(
-          builder, loc, pointerType,
-          LLVM::AddressOfOp::create(builder, loc, moduleGlobal));
-      Value locString = getConstantString(builder, loc, loadLoc);
-      if (failed(createMgpuCall(builder, loc, MgpuFunction::mgpuModuleUnloadAt,
-                                {moduleHandle, locString})))
-        return failure();
-      LLVM::ReturnOp::create(builder, loc, ValueRange());
-    }
-
-    ctors.push_back(FlatSymbolRefAttr::get(load));
-    dtors.push_back(FlatSymbolRefAttr::get(unload));
-    priorities.push_back(builder.getI32IntegerAttr(0));
-    data.push_back(LLVM::ZeroAttr::get(context));
+    BinaryGlobals globals = createBinaryGlobals(
+        builder, binary, *object, kernels.lookup(binary.getName()));
+    FailureOr<LLVM::LLVMFuncOp> load =
+        createLoader(builder, binary, *format, globals);
+    if (failed(load))
+      return failure();
+    FailureOr<LLVM::LLVMFuncOp> unload =
+        createUnloader(builder, binary, globals);
+    if (failed(unload))
+      return failure();
+    structors.ctors.push_back(FlatSymbolRefAttr::get(*load));
+    structors.dtors.push_back(FlatSymbolRefAttr::get(*unload));
+    structors.priorities.push_back(builder.getI32IntegerAttr(0));
+    structors.data.push_back(LLVM::ZeroAttr::get(context));
   }
-
-  // Appended to the program's own constructors and destructors, if any.
-  Location loc = module.getLoc();
-  auto concat = [&](ArrayAttr existing, ArrayRef<Attribute> added) {
-    SmallVector<Attribute> all;
-    if (existing)
-      llvm::append_range(all, existing);
-    llvm::append_range(all, added);
-    return builder.getArrayAttr(all);
-  };
-  LLVM::GlobalCtorsOp oldCtors;
-  for (auto op : module.getOps<LLVM::GlobalCtorsOp>())
-    oldCtors = op;
-  LLVM::GlobalCtorsOp::create(
-      builder, loc, concat(oldCtors ? oldCtors.getCtors() : nullptr, ctors),
-      concat(oldCtors ? oldCtors.getPriorities() : nullptr, priorities),
-      concat(oldCtors ? oldCtors.getData() : nullptr, data));
-  if (oldCtors)
-    oldCtors.erase();
-  LLVM::GlobalDtorsOp oldDtors;
-  for (auto op : module.getOps<LLVM::GlobalDtorsOp>())
-    oldDtors = op;
-  LLVM::GlobalDtorsOp::create(
-      builder, loc, concat(oldDtors ? oldDtors.getDtors() : nullptr, dtors),
-      concat(oldDtors ? oldDtors.getPriorities() : nullptr, priorities),
-      concat(oldDtors ? oldDtors.getData() : nullptr, data));
-  if (oldDtors)
-    oldDtors.erase();
+  appendStructors(builder, module, structors);
   return success();
 }
 

@@ -67,7 +67,7 @@ llvm::Error chooseGpuTarget(
 
 /// The external constants that hold a GPU binary compiled apart from the
 /// host code, and its size in bytes (an i64); see kExternalObjectAttrName
-/// in lowering/runtime/GpuRuntimeToLLVM.h.
+/// in DeviceBinaries.h.
 std::string getDeviceObjectGlobalName(llvm::StringRef binary);
 std::string getDeviceObjectSizeGlobalName(llvm::StringRef binary);
 

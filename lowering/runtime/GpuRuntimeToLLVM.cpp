@@ -24,6 +24,7 @@
 
 #include "lowering/runtime/GpuRuntimeToLLVM.h"
 
+#include "lowering/device/DeviceBinaries.h"
 #include "lowering/runtime/MgpuCalls.h"
 #include "wrappers/HostKernelAbi.h"
 

@@ -3,17 +3,11 @@
 #ifndef GPU_RUNNER_LOWERING_RUNTIME_GPURUNTIMETOLLVM_H
 #define GPU_RUNNER_LOWERING_RUNTIME_GPURUNTIMETOLLVM_H
 
-#include "lowering/device/Targets.h"
-
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <string>
-
-namespace mlir::gpu {
-class ObjectAttr;
-} // namespace mlir::gpu
 
 namespace gpu_runner {
 
@@ -21,8 +15,8 @@ namespace gpu_runner {
 /// gpu.dealloc, gpu.wait, gpu.host_register, gpu.host_unregister,
 /// gpu.set_default_device and gpu.launch_func (of kernels compiled by
 /// gpu-runner-host-kernels, or held by a gpu.binary that
-/// lowerDeviceBinaries lowered) to runtime calls. The type converter must have
-/// the conversions of addGpuTypeConversions.
+/// lowerDeviceBinaries lowered, device/DeviceBinaries.h) to runtime calls.
+/// The type converter must have the conversions of addGpuTypeConversions.
 void populateGpuRuntimeToLLVMPatterns(const mlir::LLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 
@@ -56,31 +50,6 @@ inline constexpr llvm::StringLiteral kHostUsesFibersAttrName =
 /// that failed a cf.assert (unit; kHostKernelResumesAfterAssertions).
 inline constexpr llvm::StringLiteral kHostResumesAfterAssertionsAttrName =
     "gpu_runner.resumes_after_assertions";
-
-/// Lowers every gpu.binary of `module` into a constant holding its object
-/// and a global constructor that loads it and looks up each kernel launched
-/// from it, once; see DeviceBinaries.cpp. Launches of its kernels are then
-/// lowered by populateGpuRuntimeToLLVMPatterns. The gpu.binary ops stay, for
-/// the launches to find their kernels; the caller erases them.
-mlir::LogicalResult lowerDeviceBinaries(mlir::ModuleOp module);
-
-/// A gpu.binary with this unit attribute holds an empty object of the
-/// right target and format: its object is compiled apart and provided when
-/// the program is loaded, as the external constants getDeviceObjectGlobalName
-/// and getDeviceObjectSizeGlobalName name (lowering/device/Targets.h). See the
-/// runner's compileProgram.
-inline constexpr llvm::StringLiteral kExternalObjectAttrName =
-    "gpu_runner.external_object";
-
-/// The bytes the driver loads for `object`: the object, with a NUL after
-/// assembly (PTX), which the driver reads up to its NUL.
-std::string getLoadableDeviceObject(mlir::gpu::ObjectAttr object);
-
-/// The globals that hold the module handle of a gpu.binary, and the
-/// function handle of one of its kernels, once loaded.
-std::string getDeviceModuleGlobalName(llvm::StringRef binary);
-std::string getDeviceFunctionGlobalName(llvm::StringRef binary,
-                                        llvm::StringRef kernel);
 
 /// Adds a lowering of memref.generic_atomic_rmw on floats, which upstream's
 /// memref lowering turns into invalid IR.

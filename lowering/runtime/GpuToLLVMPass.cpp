@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Passes.h"
+#include "lowering/device/DeviceBinaries.h"
 #include "lowering/runtime/GpuRuntimeToLLVM.h"
 #include "mlir/IR/SymbolTable.h"
 

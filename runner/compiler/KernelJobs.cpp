@@ -3,7 +3,7 @@
 #include "runner/compiler/CompilerSteps.h"
 
 #include "lowering/Pipeline.h"
-#include "lowering/runtime/GpuRuntimeToLLVM.h"
+#include "lowering/device/DeviceBinaries.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
