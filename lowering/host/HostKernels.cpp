@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowering/host/HostKernels.h"
 #include "lowering/Passes.h"
 #include "lowering/host/BarrierSplitting.h"
 #include "lowering/host/HostMma.h"

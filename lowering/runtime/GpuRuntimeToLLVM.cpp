@@ -1,7 +1,8 @@
 //===- GpuRuntimeToLLVM.cpp - gpu runtime ops to mgpu ABI calls -----------===//
 //
-// One pattern per gpu runtime op. An async token is lowered to the stream its
-// op was enqueued on:
+// One pattern per gpu runtime op; the launches are in LaunchFuncToLLVM.cpp,
+// the base every pattern derives from in RuntimeCallPattern.h. An async token
+// is lowered to the stream its op was enqueued on:
 // - an async op without dependencies gets a new stream;
 // - with dependencies it runs on the stream the runtime gives for the first
 //   one (mgpuStreamFromTokenAt), after the others were joined into it
@@ -24,169 +25,18 @@
 
 #include "lowering/runtime/GpuRuntimeToLLVM.h"
 
-#include "lowering/device/DeviceBinaries.h"
-#include "lowering/runtime/MgpuCalls.h"
-#include "wrappers/HostKernelAbi.h"
+#include "lowering/runtime/RuntimeCallPattern.h"
 
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
-#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
-#include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Async/IR/Async.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
 namespace gpu_runner {
 namespace {
-
-/// Base of every pattern here: emitting ABI calls that carry the op's
-/// location, and finding the stream an op runs on.
-template <typename OpTy>
-class RuntimeCallPattern : public ConvertOpToLLVMPattern<OpTy> {
-public:
-  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
-
-protected:
-  /// Emits a call of `fn`; the op's location string is appended for the
-  /// functions that take one (those ending in `At`).
-  FailureOr<Value> call(ConversionPatternRewriter &rewriter, Operation *op,
-                        MgpuFunction fn, SmallVector<Value> args) const {
-    Location loc = op->getLoc();
-    if (getMgpuFunctionName(fn).ends_with("At"))
-      args.push_back(getConstantString(rewriter, loc, getRuntimeLocation(op)));
-    FailureOr<LLVM::CallOp> callOp = createMgpuCall(rewriter, loc, fn, args);
-    if (failed(callOp))
-      return failure();
-    return callOp->getNumResults() ? callOp->getResult() : Value();
-  }
-
-  Value nullPointer(ConversionPatternRewriter &rewriter, Location loc) const {
-    return LLVM::ZeroOp::create(rewriter, loc, this->getPtrType());
-  }
-
-  Value constantI64(ConversionPatternRewriter &rewriter, Location loc,
-                    int64_t value) const {
-    return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
-                                    rewriter.getI64IntegerAttr(value));
-  }
-
-  /// The stream `op` runs on: null for a synchronous op (after synchronizing
-  /// the streams of its dependencies, if it has any), a new stream for an
-  /// async op without dependencies, else the stream the runtime gives for
-  /// the first dependency, with the others joined into it.
-  FailureOr<Value> getStream(ConversionPatternRewriter &rewriter,
-                             gpu::AsyncOpInterface op,
-                             ValueRange dependencies) const {
-    Location loc = op->getLoc();
-    // The same stream may be named by several tokens; one join or
-    // synchronization is enough.
-    llvm::SetVector<Value> streams(dependencies.begin(), dependencies.end());
-    if (!op.getAsyncToken()) {
-      for (Value stream : streams)
-        if (failed(call(rewriter, op, MgpuFunction::mgpuStreamSynchronizeAt,
-                        {stream})))
-          return failure();
-      return nullPointer(rewriter, loc);
-    }
-    if (streams.empty())
-      return call(rewriter, op, MgpuFunction::mgpuStreamCreateAt, {});
-    // Even a token a gpu op made just before may have been released since,
-    // at run time, by a gpu.wait on it or on a token with the same stream.
-    FailureOr<Value> fromToken = call(
-        rewriter, op, MgpuFunction::mgpuStreamFromTokenAt, {streams.front()});
-    if (failed(fromToken))
-      return failure();
-    Value stream = *fromToken;
-    for (Value dependency : streams.getArrayRef().drop_front())
-      if (failed(call(rewriter, op, MgpuFunction::mgpuStreamJoinAt,
-                      {stream, dependency})))
-        return failure();
-    return stream;
-  }
-
-  /// Replaces `op` by `values` followed by its token, if it has one.
-  void replaceWithStream(ConversionPatternRewriter &rewriter, OpTy op,
-                         SmallVector<Value> values, Value stream) const {
-    if (op.getAsyncToken())
-      values.push_back(stream);
-    rewriter.replaceOp(op, values);
-  }
-
-  /// A pointer in address space 0, as the ABI takes them.
-  Value toGenericPointer(ConversionPatternRewriter &rewriter, Location loc,
-                         Value pointer) const {
-    auto type = cast<LLVM::LLVMPointerType>(pointer.getType());
-    if (type.getAddressSpace() == 0)
-      return pointer;
-    return LLVM::AddrSpaceCastOp::create(rewriter, loc, this->getPtrType(),
-                                         pointer);
-  }
-
-  /// The address of the first element of a memref: aligned + offset.
-  Value getDataPointer(ConversionPatternRewriter &rewriter, Location loc,
-                       MemRefType type, Value descriptor) const {
-    MemRefDescriptor memref(descriptor);
-    Value pointer = memref.alignedPtr(rewriter, loc);
-    // A static zero offset needs no address arithmetic.
-    if (type.getStridesAndOffset().second != 0) {
-      Type elementType =
-          this->getTypeConverter()->convertType(type.getElementType());
-      pointer =
-          LLVM::GEPOp::create(rewriter, loc, pointer.getType(), elementType,
-                              pointer, memref.offset(rewriter, loc));
-    }
-    return toGenericPointer(rewriter, loc, pointer);
-  }
-
-  /// Size in bytes of `count` elements of `elementType`, computed from the
-  /// data layout the way upstream's lowering does (a GEP from null).
-  Value getBytes(ConversionPatternRewriter &rewriter, Location loc,
-                 Type elementType, int64_t count) const {
-    Value null = nullPointer(rewriter, loc);
-    // A GEP's constant index is 32-bit; larger counts are a value.
-    LLVM::GEPArg index = static_cast<int32_t>(count);
-    if (count != static_cast<int32_t>(count))
-      index = constantI64(rewriter, loc, count);
-    Value end =
-        LLVM::GEPOp::create(rewriter, loc, this->getPtrType(),
-                            this->getTypeConverter()->convertType(elementType),
-                            null, ArrayRef<LLVM::GEPArg>{index});
-    return LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), end);
-  }
-
-  Value getElementBytes(ConversionPatternRewriter &rewriter, Location loc,
-                        Type elementType) const {
-    return getBytes(rewriter, loc, elementType, 1);
-  }
-
-  /// Stores a ranked memref descriptor in stack memory and returns its
-  /// address, the form in which the ABI takes descriptors.
-  Value spillDescriptor(ConversionPatternRewriter &rewriter, Location loc,
-                        Value descriptor) const {
-    Value one = constantI64(rewriter, loc, 1);
-    Value slot = LLVM::AllocaOp::create(rewriter, loc, this->getPtrType(),
-                                        descriptor.getType(), one);
-    LLVM::StoreOp::create(rewriter, loc, descriptor, slot);
-    return slot;
-  }
-
-  /// Runs `emit` between a stack save and restore, so that descriptors
-  /// spilled inside a loop do not grow the stack.
-  template <typename Fn>
-  LogicalResult withStackFrame(ConversionPatternRewriter &rewriter,
-                               Location loc, Fn emit) const {
-    Value saved = LLVM::StackSaveOp::create(rewriter, loc, this->getPtrType());
-    if (failed(emit()))
-      return failure();
-    LLVM::StackRestoreOp::create(rewriter, loc, saved);
-    return success();
-  }
-};
 
 /// Why a memref the runtime is handed as a descriptor cannot be: one whose
 /// layout is not strided has no descriptor.
@@ -473,199 +323,6 @@ public:
   }
 };
 
-/// Whether the kernel `op` launches is in a gpu.binary, compiled for a GPU.
-bool launchesDeviceKernel(gpu::LaunchFuncOp op) {
-  return SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
-      op, op.getKernelModuleName());
-}
-
-/// The kernel's host entry, where gpu-runner-host-kernels compiled it for
-/// the host.
-FlatSymbolRefAttr getHostEntry(gpu::LaunchFuncOp op) {
-  Operation *kernel =
-      SymbolTable::lookupNearestSymbolFrom(op, op.getKernelAttr());
-  return kernel ? kernel->getAttrOfType<FlatSymbolRefAttr>(kHostEntryAttrName)
-                : FlatSymbolRefAttr();
-}
-
-/// A launch needs its kernel compiled for the backend: in a gpu.binary on a
-/// GPU, as a host entry on the host.
-std::string checkLaunch(gpu::LaunchFuncOp op) {
-  if (launchesDeviceKernel(op))
-    return "";
-  if (!getHostEntry(op))
-    return "the kernel was not compiled for this backend";
-  return "";
-}
-
-/// gpu.launch_func of a kernel compiled for the host: the arguments are
-/// packed into a struct on the stack (the runtime copies it) and the
-/// kernel's entry runs over the grid. A launch without clusters passes
-/// clusters of 1 x 1 x 1 blocks, which is what CUDA reports for it.
-class LaunchFuncOpLowering : public RuntimeCallPattern<gpu::LaunchFuncOp> {
-public:
-  using RuntimeCallPattern::RuntimeCallPattern;
-
-  LogicalResult
-  matchAndRewrite(gpu::LaunchFuncOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (launchesDeviceKernel(op))
-      return rewriter.notifyMatchFailure(op, "a kernel in a gpu.binary");
-    if (std::string reason = checkLaunch(op); !reason.empty())
-      return rewriter.notifyMatchFailure(op, reason);
-    Operation *kernel =
-        SymbolTable::lookupNearestSymbolFrom(op, op.getKernelAttr());
-    FlatSymbolRefAttr entry = getHostEntry(op);
-    Location loc = op.getLoc();
-
-    FailureOr<Value> stream =
-        getStream(rewriter, op, adaptor.getAsyncDependencies());
-    if (failed(stream))
-      return failure();
-
-    LogicalResult emitted =
-        withStackFrame(rewriter, loc, [&]() -> LogicalResult {
-          ValueRange operands = adaptor.getKernelOperands();
-          Value args = nullPointer(rewriter, loc);
-          Value argsBytes = constantI64(rewriter, loc, 0);
-          if (!operands.empty()) {
-            auto type = LLVM::LLVMStructType::getLiteral(
-                rewriter.getContext(), llvm::to_vector(operands.getTypes()));
-            Value packed = LLVM::PoisonOp::create(rewriter, loc, type);
-            for (auto [i, operand] : llvm::enumerate(operands))
-              packed = LLVM::InsertValueOp::create(rewriter, loc, packed,
-                                                   operand, i);
-            args = spillDescriptor(rewriter, loc, packed);
-            argsBytes = getBytes(rewriter, loc, type, 1);
-          }
-          Value bytes = adaptor.getDynamicSharedMemorySize();
-          Value dynamicShared =
-              bytes ? LLVM::SExtOp::create(rewriter, loc, rewriter.getI64Type(),
-                                           bytes)
-                    : constantI64(rewriter, loc, 0);
-          int64_t staticShared =
-              kernel->getAttrOfType<IntegerAttr>(kHostStaticSharedBytesAttrName)
-                  .getInt();
-          int32_t flags = 0;
-          if (kernel->hasAttr(kHostUsesFibersAttrName))
-            flags |= kHostKernelUsesFibers;
-          if (kernel->hasAttr(kHostResumesAfterAssertionsAttrName))
-            flags |= kHostKernelResumesAfterAssertions;
-          Value entryAddress = LLVM::AddressOfOp::create(
-              rewriter, loc, this->getPtrType(), entry.getValue());
-          Value name = getConstantString(
-              rewriter, loc, SymbolTable::getSymbolName(kernel).getValue());
-          SmallVector<Value, 3> cluster;
-          if (op.hasClusterSize())
-            cluster = {adaptor.getClusterSizeX(), adaptor.getClusterSizeY(),
-                       adaptor.getClusterSizeZ()};
-          else
-            cluster.assign(3, constantI64(rewriter, loc, 1));
-          return call(
-              rewriter, op, MgpuFunction::mgpuLaunchHostKernelAt,
-              {entryAddress, cluster[0], cluster[1], cluster[2],
-               adaptor.getGridSizeX(), adaptor.getGridSizeY(),
-               adaptor.getGridSizeZ(), adaptor.getBlockSizeX(),
-               adaptor.getBlockSizeY(), adaptor.getBlockSizeZ(), dynamicShared,
-               constantI64(rewriter, loc, staticShared),
-               LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                        rewriter.getI32IntegerAttr(flags)),
-               args, argsBytes, *stream, name});
-        });
-    if (failed(emitted))
-      return failure();
-    replaceWithStream(rewriter, op, {}, *stream);
-    return success();
-  }
-};
-
-/// gpu.launch_func of a kernel in a gpu.binary: the arguments as the
-/// kernel's lowered signature takes them (memrefs expanded into their
-/// descriptor's fields), each stored on the stack with an array of pointers
-/// to them, and the function handle the module's constructor looked up.
-class DeviceLaunchFuncOpLowering
-    : public RuntimeCallPattern<gpu::LaunchFuncOp> {
-public:
-  using RuntimeCallPattern::RuntimeCallPattern;
-
-  LogicalResult
-  matchAndRewrite(gpu::LaunchFuncOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    StringRef binaryName = op.getKernelModuleName().getValue();
-    if (!launchesDeviceKernel(op))
-      return rewriter.notifyMatchFailure(op, "a kernel compiled for the host");
-    Location loc = op.getLoc();
-    auto module = op->getParentOfType<ModuleOp>();
-    auto functionGlobal = module.lookupSymbol<LLVM::GlobalOp>(
-        getDeviceFunctionGlobalName(binaryName, op.getKernelName().getValue()));
-    if (!functionGlobal)
-      return rewriter.notifyMatchFailure(op, "gpu.binary not lowered yet");
-
-    FailureOr<Value> stream =
-        getStream(rewriter, op, adaptor.getAsyncDependencies());
-    if (failed(stream))
-      return failure();
-
-    LogicalResult emitted =
-        withStackFrame(rewriter, loc, [&]() -> LogicalResult {
-          SmallVector<Value> arguments = getTypeConverter()->promoteOperands(
-              loc, op.getKernelOperands(), adaptor.getKernelOperands(),
-              rewriter,
-              /*useBarePtrCallConv=*/false);
-          Value params = nullPointer(rewriter, loc);
-          if (!arguments.empty()) {
-            auto structType = LLVM::LLVMStructType::getLiteral(
-                rewriter.getContext(),
-                llvm::to_vector(ValueRange(arguments).getTypes()));
-            Value one = constantI64(rewriter, loc, 1);
-            Value values = LLVM::AllocaOp::create(rewriter, loc, getPtrType(),
-                                                  structType, one);
-            auto arrayType =
-                LLVM::LLVMArrayType::get(getPtrType(), arguments.size());
-            params = LLVM::AllocaOp::create(rewriter, loc, getPtrType(),
-                                            arrayType, one);
-            for (auto [i, argument] : llvm::enumerate(arguments)) {
-              Value field = LLVM::GEPOp::create(
-                  rewriter, loc, getPtrType(), structType, values,
-                  ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-              LLVM::StoreOp::create(rewriter, loc, argument, field);
-              Value slot = LLVM::GEPOp::create(
-                  rewriter, loc, getPtrType(), getPtrType(), params,
-                  ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
-              LLVM::StoreOp::create(rewriter, loc, field, slot);
-            }
-          }
-          Value paramCount = constantI64(
-              rewriter, loc, static_cast<int64_t>(arguments.size()));
-          Value sharedBytes = adaptor.getDynamicSharedMemorySize();
-          if (!sharedBytes)
-            sharedBytes =
-                LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                         rewriter.getI32IntegerAttr(0));
-          Value function = LLVM::LoadOp::create(
-              rewriter, loc, getPtrType(),
-              LLVM::AddressOfOp::create(rewriter, loc, functionGlobal));
-          SmallVector<Value> callArgs = {function};
-          MgpuFunction callee = MgpuFunction::mgpuLaunchKernelAt;
-          if (op.hasClusterSize()) {
-            callee = MgpuFunction::mgpuLaunchClusterKernelAt;
-            callArgs.append({adaptor.getClusterSizeX(),
-                             adaptor.getClusterSizeY(),
-                             adaptor.getClusterSizeZ()});
-          }
-          callArgs.append({adaptor.getGridSizeX(), adaptor.getGridSizeY(),
-                           adaptor.getGridSizeZ(), adaptor.getBlockSizeX(),
-                           adaptor.getBlockSizeY(), adaptor.getBlockSizeZ(),
-                           sharedBytes, *stream, params, paramCount});
-          return call(rewriter, op, callee, callArgs);
-        });
-    if (failed(emitted))
-      return failure();
-    replaceWithStream(rewriter, op, {}, *stream);
-    return success();
-  }
-};
-
 /// async.yield of gpu tokens: each token leaves the region as an event
 /// recorded on its stream, and the region's streams are released, so that
 /// every region awaiting the token gets a stream of its own (upstream's
@@ -743,20 +400,6 @@ void addGpuTypeConversions(LLVMTypeConverter &converter,
       });
 }
 
-FailureOr<Type>
-getPackedArgumentsType(const LLVMTypeConverter &converter, TypeRange types,
-                       function_ref<InFlightDiagnostic()> emitError) {
-  SmallVector<Type> fields;
-  for (Type type : types) {
-    Type converted = converter.convertType(type);
-    if (!converted)
-      return emitError() << "a kernel argument of type " << type
-                         << " cannot be passed on the host backend";
-    fields.push_back(converted);
-  }
-  return LLVM::LLVMStructType::getLiteral(&converter.getContext(), fields);
-}
-
 std::string getUnsupportedFormReason(Operation *op, unsigned indexBitwidth) {
   return llvm::TypeSwitch<Operation *, std::string>(op)
       .Case([](gpu::MemcpyOp op) { return checkMemcpy(op); })
@@ -809,8 +452,8 @@ void populateGpuRuntimeToLLVMPatterns(const LLVMTypeConverter &converter,
                                MgpuFunction::mgpuMemHostRegisterMemRefAt>,
       HostRegistrationLowering<gpu::HostUnregisterOp,
                                MgpuFunction::mgpuMemHostUnregisterMemRefAt>,
-      SetDefaultDeviceOpLowering, LaunchFuncOpLowering,
-      DeviceLaunchFuncOpLowering>(converter);
+      SetDefaultDeviceOpLowering>(converter);
+  populateLaunchFuncToLLVMPatterns(converter, patterns);
   // Before async's structural type conversion of the same op.
   patterns.add<AsyncYieldOpLowering>(converter, /*benefit=*/2);
 }

@@ -37,20 +37,6 @@ mlir::FailureOr<mlir::Type> getPackedArgumentsType(
     const mlir::LLVMTypeConverter &converter, mlir::TypeRange types,
     llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
 
-/// Attributes gpu-runner-host-kernels puts on a kernel for the lowering of
-/// its launches: the host function to start (a symbol), the bytes of its
-/// static workgroup memory (i64), and whether its threads are fibers (unit).
-inline constexpr llvm::StringLiteral kHostEntryAttrName =
-    "gpu_runner.host_entry";
-inline constexpr llvm::StringLiteral kHostStaticSharedBytesAttrName =
-    "gpu_runner.static_shared_bytes";
-inline constexpr llvm::StringLiteral kHostUsesFibersAttrName =
-    "gpu_runner.uses_fibers";
-/// A kernel without fibers whose thread loops can start again after a thread
-/// that failed a cf.assert (unit; kHostKernelResumesAfterAssertions).
-inline constexpr llvm::StringLiteral kHostResumesAfterAssertionsAttrName =
-    "gpu_runner.resumes_after_assertions";
-
 /// Adds a lowering of memref.generic_atomic_rmw on floats, which upstream's
 /// memref lowering turns into invalid IR.
 void populateFloatAtomicsToLLVMPatterns(
