@@ -47,6 +47,8 @@
 
 namespace gpu_runner {
 
+struct KernelCuts;
+
 /// Emits at `b`'s insertion point a loop nest over the threads of a block of
 /// `blockSize` (x, y, z), x innermost so that consecutive iterations touch
 /// consecutive elements and the loop vectorizes, and calls
@@ -78,10 +80,9 @@ public:
             mlir::ValueRange blockSize);
 
 private:
-  /// The kernel cut at its barriers: which values differ between threads,
-  /// which ops run once for the block, and the emission of each piece.
-  class KernelPieces;
-  std::unique_ptr<KernelPieces> pieces;
+  /// Where canSplit() cut the kernel (KernelCuts.h), which emit() reads.
+  std::unique_ptr<KernelCuts> cuts;
+  const llvm::DenseSet<mlir::StringAttr> &synchronizing;
 };
 
 } // namespace gpu_runner
