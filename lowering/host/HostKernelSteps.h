@@ -11,7 +11,8 @@
 //    of its functions and globals copied into the host module under a name
 //    of its own; which functions reach a barrier or a lane exchange, and
 //    which a cf.assert.
-// 2. HostMma.cpp: the gpu.subgroup_mma_* ops as each lane's slice.
+// 2. HostMma.cpp: the gpu.subgroup_mma_* ops as each lane's slice, after
+//    the checks of HostMmaChecks.cpp.
 // 3. DeviceOpsToHost.cpp: the gpu ops, and cf.assert, of the thread
 //    functions as reads of the implicit arguments and calls of the host
 //    runtime, one rewrite pattern per op.

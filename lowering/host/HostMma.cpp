@@ -4,7 +4,7 @@
 // functions turns every !gpu.mma_matrix into its lane's slice (a vector),
 // through function signatures, calls, scf and cf too, and the mma ops into
 // loads, stores and arithmetic on the slices; the checks of what the host
-// backend refuses come first, each with its own message.
+// backend refuses (HostMmaChecks.cpp) come first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +22,6 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
@@ -36,16 +35,6 @@ enum MmaFailure : int32_t {
   kPartialSubgroup = 0,
   kThreadLocalIndex = 1,
 };
-
-/// The shapes (m, n, k) of NVIDIA's warp matrix operations on f16 and 8-bit
-/// integers; f64 has 8 x 8 x 4 only (CUDA C++ Programming Guide, Warp
-/// Matrix Functions, Element Types and Matrix Sizes).
-struct Geometry {
-  int64_t m, n, k;
-};
-constexpr Geometry kHalfAndByteGeometries[] = {
-    {16, 16, 16}, {32, 8, 16}, {8, 32, 16}};
-constexpr Geometry kDoubleGeometry = {8, 8, 4};
 
 /// The element type of `type` without its signedness.
 Type getSignlessElementType(gpu::MMAMatrixType type) {
@@ -66,184 +55,6 @@ int64_t getSliceSize(gpu::MMAMatrixType type) {
 
 VectorType getSliceType(gpu::MMAMatrixType type) {
   return VectorType::get({getSliceSize(type)}, getSignlessElementType(type));
-}
-
-/// The fragments (row x column) NVIDIA GPUs have for an operand: A is m x k,
-/// B k x n, C (and D) m x n.
-bool hasFragment(const Geometry &g, StringRef operand, int64_t rows,
-                 int64_t columns) {
-  if (operand == "AOp")
-    return rows == g.m && columns == g.k;
-  if (operand == "BOp")
-    return rows == g.k && columns == g.n;
-  return rows == g.m && columns == g.n;
-}
-
-/// Why NVIDIA GPUs have no fragment of `type`, or "".
-std::string checkFragment(gpu::MMAMatrixType type) {
-  Type element = type.getElementType();
-  StringRef operand = type.getOperand();
-  int64_t rows = type.getShape()[0], columns = type.getShape()[1];
-  bool isC = operand == "COp";
-  if (element.isF64())
-    return hasFragment(kDoubleGeometry, operand, rows, columns)
-               ? ""
-               : "f64 matrices are 8x4 (A), 4x8 (B) and 8x8 (C)";
-  bool abElement = element.isF16() || element.isSignedInteger(8) ||
-                   element.isUnsignedInteger(8);
-  bool cElement =
-      element.isF16() || element.isF32() || element.isSignlessInteger(32);
-  if (!isC && element.isF32())
-    return "A and B matrices of f32 are TF32 on NVIDIA GPUs (wmma m16n16k8), "
-           "whose rounding of the operands the host backend does not "
-           "reproduce; use f16 or f64";
-  if (isC ? !cElement : !abElement)
-    return isC ? "C matrices hold f16, f32, i32 or f64"
-               : "A and B matrices hold f16, si8, ui8 or f64";
-  for (const Geometry &g : kHalfAndByteGeometries)
-    if (hasFragment(g, operand, rows, columns))
-      return "";
-  return isC ? "C matrices of f16, f32 and i32 are 16x16, 32x8 or 8x32"
-         : operand == "AOp"
-             ? "A matrices of f16 and 8-bit integers are 16x16, 32x16 "
-               "or 8x16"
-             : "B matrices of f16 and 8-bit integers are 16x16, 16x8 "
-               "or 16x32";
-}
-
-/// Why NVIDIA GPUs have no matrix multiply-accumulate of these types (the
-/// shapes of each were checked by checkFragment), or "".
-std::string checkCompute(gpu::SubgroupMmaComputeOp op) {
-  auto a = cast<gpu::MMAMatrixType>(op.getOpA().getType());
-  auto b = cast<gpu::MMAMatrixType>(op.getOpB().getType());
-  auto c = cast<gpu::MMAMatrixType>(op.getOpC().getType());
-  Type ab = a.getElementType(), acc = c.getElementType();
-  if (ab != b.getElementType())
-    return "A and B must have the same element type";
-  bool valid = (ab.isF16() && (acc.isF16() || acc.isF32())) ||
-               (ab.isInteger(8) && acc.isSignlessInteger(32)) ||
-               (ab.isF64() && acc.isF64());
-  if (!valid)
-    return "f16 A and B accumulate into f16 or f32, si8 and ui8 into i32, "
-           "f64 into f64";
-  Geometry g = {c.getShape()[0], c.getShape()[1], a.getShape()[1]};
-  if (ab.isF64())
-    return "";
-  for (const Geometry &known : kHalfAndByteGeometries)
-    if (known.m == g.m && known.n == g.n && known.k == g.k)
-      return "";
-  return "the shapes (m, n, k) of f16 and 8-bit integers are (16, 16, 16), "
-         "(32, 8, 16) and (8, 32, 16)";
-}
-
-/// Why the host backend cannot load or store a matrix of `matrix` through
-/// `memref` with `leadDimension`, or "".
-std::string checkMemoryAccess(gpu::MMAMatrixType matrix, MemRefType memref,
-                              int64_t leadDimension) {
-  Type element = memref.getElementType();
-  if (!element.isIntOrFloat() ||
-      element.getIntOrFloatBitWidth() !=
-          matrix.getElementType().getIntOrFloatBitWidth() ||
-      isa<FloatType>(element) != isa<FloatType>(matrix.getElementType()))
-    return "the memref's element type must be the matrix's";
-  if (!memref.isStrided())
-    return "the memref needs a strided layout";
-  // "ldm ... must be a multiple of 8 for __half element type or multiple of
-  // 4 for float element type (i.e., multiple of 16 bytes in both cases)"
-  // (CUDA C++ Programming Guide, Warp Matrix Functions, load_matrix_sync).
-  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
-  if (leadDimension < 1 || (leadDimension * bytes) % 16 != 0)
-    return "the leading dimension (" + std::to_string(leadDimension) +
-           " elements of " + std::to_string(bytes) +
-           " bytes) must be a positive multiple of 16 bytes, as CUDA "
-           "requires";
-  return "";
-}
-
-/// Why the host backend cannot apply `op` to its operands, or "": the
-/// dialect's verifier checks only that they have one type.
-std::string checkElementwise(gpu::SubgroupMmaElementwiseOp op) {
-  using Kind = gpu::MMAElementwiseOp;
-  Kind kind = op.getOpType();
-  bool unary =
-      kind == Kind::NEGATEF || kind == Kind::NEGATES || kind == Kind::EXTF;
-  bool onFloats = kind == Kind::ADDF || kind == Kind::MULF ||
-                  kind == Kind::SUBF || kind == Kind::MAXF ||
-                  kind == Kind::MINF || kind == Kind::DIVF ||
-                  kind == Kind::NEGATEF || kind == Kind::EXTF;
-  std::string name = gpu::stringifyMMAElementwiseOp(kind).str();
-  if (op.getArgs().size() != (unary ? 1u : 2u))
-    return name + " takes " + (unary ? "one matrix" : "two matrices");
-  Type element =
-      cast<gpu::MMAMatrixType>(op.getArgs()[0].getType()).getElementType();
-  Type result = op.getType().getElementType();
-  if (onFloats != isa<FloatType>(element))
-    return name + " works on matrices of " + (onFloats ? "floats" : "integers");
-  if (kind == Kind::EXTF) {
-    if (!isa<FloatType>(result) ||
-        result.getIntOrFloatBitWidth() <= element.getIntOrFloatBitWidth())
-      return "extf makes a matrix of a wider float type";
-  } else if (result != element) {
-    return name + " gives a matrix of its operands' element type";
-  }
-  return "";
-}
-
-/// Checks every mma op and value of `function` before anything changes.
-LogicalResult checkMmaOps(func::FuncOp function) {
-  WalkResult result = function.walk([](Operation *op) -> WalkResult {
-    auto fail = [&]() {
-      return op->emitError()
-             << "'" << op->getName() << "' cannot run on the host backend: ";
-    };
-    SmallVector<Type> types(op->getOperandTypes());
-    llvm::append_range(types, op->getResultTypes());
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        llvm::append_range(types, block.getArgumentTypes());
-    for (Type type : types) {
-      auto matrix = dyn_cast<gpu::MMAMatrixType>(type);
-      if (!matrix)
-        continue;
-      std::string why = checkFragment(matrix);
-      if (!why.empty()) {
-        fail() << "NVIDIA GPUs have no " << type << " (" << why << ")";
-        return WalkResult::interrupt();
-      }
-    }
-    std::string why =
-        TypeSwitch<Operation *, std::string>(op)
-            .Case([](gpu::SubgroupMmaComputeOp op) { return checkCompute(op); })
-            .Case([](gpu::SubgroupMmaLoadMatrixOp op) {
-              return checkMemoryAccess(
-                  cast<gpu::MMAMatrixType>(op.getRes().getType()),
-                  op.getSrcMemref().getType(),
-                  op.getLeadDimension().getSExtValue());
-            })
-            .Case([](gpu::SubgroupMmaStoreMatrixOp op) {
-              return checkMemoryAccess(
-                  cast<gpu::MMAMatrixType>(op.getSrc().getType()),
-                  op.getDstMemref().getType(),
-                  op.getLeadDimension().getSExtValue());
-            })
-            .Case([](gpu::SubgroupMmaElementwiseOp op) {
-              return checkElementwise(op);
-            })
-            .Case<gpu::SubgroupMmaExtractThreadLocalOp,
-                  gpu::SubgroupMmaInsertThreadLocalOp>([](auto op) {
-              return op.getIndices().size() == 1
-                         ? ""
-                         : "a lane's part of a matrix is indexed with one "
-                           "index on the host backend";
-            })
-            .Default([](Operation *) { return ""; });
-    if (!why.empty()) {
-      fail() << why;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
 }
 
 Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
@@ -730,7 +541,7 @@ LogicalResult lowerHostMmaOps(ArrayRef<func::FuncOp> functions) {
   if (functions.empty())
     return success();
   for (func::FuncOp function : functions)
-    if (failed(checkMmaOps(function)))
+    if (failed(checkHostMmaOps(function)))
       return failure();
   func::FuncOp first = functions.front();
   MLIRContext *context = first.getContext();

@@ -28,6 +28,11 @@ namespace gpu_runner {
 /// Whether `op` is one of the gpu dialect's subgroup mma ops.
 bool isMmaOp(mlir::Operation *op);
 
+/// Checks every mma op and matrix of `function` against what NVIDIA GPUs
+/// have and what the host backend runs (HostMmaChecks.cpp): an error at the
+/// first op that fails.
+mlir::LogicalResult checkHostMmaOps(mlir::func::FuncOp function);
+
 /// Lowers the mma ops and values of `functions`, host copies of device
 /// functions as gpu-runner-host-kernels makes them (argument 0 is the
 /// kernel's context; the gpu id ops are still to be lowered). Fails with an
