@@ -50,9 +50,9 @@ public:
       SmallVector<PrintfArgument> arguments;
       for (Type type : op.getArgs().getTypes())
         arguments.push_back(describeArgument(type));
-      std::string reason = checkPrintfFormat(op.getFormat(), arguments);
-      if (!reason.empty()) {
-        op.emitError() << "'gpu.printf' cannot print this format: " << reason;
+      if (llvm::Error error = checkPrintfFormat(op.getFormat(), arguments)) {
+        op.emitError() << "'gpu.printf' cannot print this format: "
+                       << llvm::toString(std::move(error));
         failed = true;
         return;
       }

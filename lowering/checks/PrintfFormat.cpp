@@ -385,7 +385,11 @@ std::vector<PrintfConversion> parsePrintfFormat(StringRef format) {
   return conversions;
 }
 
-std::string checkPrintfFormat(StringRef format,
+namespace {
+
+/// Why `format` cannot be printed with `arguments` (checkPrintfFormat), or
+/// "".
+std::string findFormatProblem(StringRef format,
                               ArrayRef<PrintfArgument> arguments) {
   if (size_t nul = format.find('\0'); nul != StringRef::npos)
     return "the format holds a NUL character at offset " + std::to_string(nul) +
@@ -431,6 +435,16 @@ std::string checkPrintfFormat(StringRef format,
                           "take one");
   }
   return "";
+}
+
+} // namespace
+
+llvm::Error checkPrintfFormat(StringRef format,
+                              ArrayRef<PrintfArgument> arguments) {
+  std::string problem = findFormatProblem(format, arguments);
+  if (problem.empty())
+    return llvm::Error::success();
+  return llvm::createStringError(problem);
 }
 
 } // namespace gpu_runner

@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <optional>
@@ -87,11 +88,11 @@ struct PrintfArgument {
 };
 
 /// Why `format` cannot be printed with `arguments` the same way on every
-/// backend, naming the conversion, its offset and the argument's type; ""
-/// when it can. Integers of at most 32 bits are printed as an int (the
+/// backend, naming the conversion, its offset and the argument's type;
+/// success when it can. Integers of at most 32 bits are printed as an int (the
 /// lowering sign-extends them, i1 is 0 or 1), i64 and index as a long, and
 /// floats as a double.
-std::string checkPrintfFormat(llvm::StringRef format,
+llvm::Error checkPrintfFormat(llvm::StringRef format,
                               llvm::ArrayRef<PrintfArgument> arguments);
 
 } // namespace gpu_runner

@@ -30,7 +30,8 @@ PrintfArgument other(const char *name) {
 
 std::string check(const std::string &format,
                   std::vector<PrintfArgument> arguments = {}) {
-  return checkPrintfFormat(format, arguments);
+  llvm::Error error = checkPrintfFormat(format, arguments);
+  return error ? llvm::toString(std::move(error)) : "";
 }
 
 } // namespace
