@@ -3,6 +3,7 @@
 #include "lowering/Pipeline.h"
 
 #include "lowering/Passes.h"
+#include "lowering/device/Targets.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"

@@ -3,7 +3,8 @@
 #ifndef GPU_RUNNER_LOWERING_PIPELINE_H
 #define GPU_RUNNER_LOWERING_PIPELINE_H
 
-#include "lowering/Targets.h"
+#include "lowering/PipelineOptions.h"
+#include "wrappers/BackendKind.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"

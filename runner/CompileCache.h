@@ -36,7 +36,7 @@
 namespace gpu_runner {
 
 /// A GPU binary compiled apart from the host object, which refers to it by
-/// name (getDeviceObjectGlobalName in lowering/GpuRuntimeToLLVM.h).
+/// name (getDeviceObjectGlobalName in lowering/device/Targets.h).
 struct GpuBinary {
   /// The name of its gpu.binary.
   std::string name;

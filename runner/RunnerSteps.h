@@ -10,7 +10,7 @@
 #ifndef GPU_RUNNER_RUNNER_RUNNERSTEPS_H
 #define GPU_RUNNER_RUNNER_RUNNERSTEPS_H
 
-#include "lowering/Targets.h"
+#include "lowering/device/Targets.h"
 #include "runner/CompileCache.h"
 #include "runner/Options.h"
 #include "runner/compiler/Compiler.h"

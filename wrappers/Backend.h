@@ -9,26 +9,12 @@
 #ifndef GPU_RUNNER_WRAPPERS_BACKEND_H
 #define GPU_RUNNER_WRAPPERS_BACKEND_H
 
+#include "wrappers/BackendKind.h"
+
 #include <string>
 #include <vector>
 
 namespace gpu_runner {
-
-enum class Backend { Host, Cuda, Hip };
-
-/// The name of `backend` as the user sees it, and `--version` prints it:
-/// "host", "cuda", "hip".
-inline const char *getBackendName(Backend backend) {
-  switch (backend) {
-  case Backend::Host:
-    return "host";
-  case Backend::Cuda:
-    return "cuda";
-  case Backend::Hip:
-    return "hip";
-  }
-  return "unknown";
-}
 
 /// The backend the binary was built with; its wrapper library defines it.
 Backend getBackend();

@@ -21,7 +21,7 @@
 #ifndef GPU_RUNNER_RUNNER_COMPILER_COMPILER_H
 #define GPU_RUNNER_RUNNER_COMPILER_COMPILER_H
 
-#include "lowering/Targets.h"
+#include "lowering/device/Targets.h"
 #include "runner/CompileCache.h"
 
 #include "llvm/ADT/ArrayRef.h"

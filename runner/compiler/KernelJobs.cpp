@@ -2,8 +2,8 @@
 
 #include "runner/compiler/CompilerSteps.h"
 
-#include "lowering/GpuRuntimeToLLVM.h"
 #include "lowering/Pipeline.h"
+#include "lowering/device/DeviceBinaries.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
