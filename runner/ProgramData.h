@@ -12,7 +12,7 @@
 #ifndef GPU_RUNNER_RUNNER_PROGRAMDATA_H
 #define GPU_RUNNER_RUNNER_PROGRAMDATA_H
 
-#include "runner/EntrySignature.h"
+#include "runner/compiler/EntrySignature.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

@@ -12,6 +12,7 @@
 
 #include "lowering/Targets.h"
 #include "runner/CompileCache.h"
+#include "runner/CompilerLoader.h"
 #include "runner/Options.h"
 #include "runner/compiler/Compiler.h"
 
