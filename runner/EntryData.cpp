@@ -2,6 +2,9 @@
 
 #include "runner/EntryData.h"
 
+#include "runner/DataComparison.h"
+#include "runner/DataPrinter.h"
+#include "runner/NumpyFile.h"
 #include "wrappers/Runtime.h"
 
 #include "llvm/ADT/STLExtras.h"

@@ -12,8 +12,8 @@
 #ifndef GPU_RUNNER_RUNNER_ENTRYDATA_H
 #define GPU_RUNNER_RUNNER_ENTRYDATA_H
 
+#include "runner/DataValue.h"
 #include "runner/Options.h"
-#include "runner/ProgramData.h"
 #include "runner/compiler/Compiler.h"
 
 #include "llvm/Support/LogicalResult.h"
