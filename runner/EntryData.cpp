@@ -5,7 +5,7 @@
 #include "runner/DataComparison.h"
 #include "runner/DataPrinter.h"
 #include "runner/NumpyFile.h"
-#include "wrappers/Runtime.h"
+#include "wrappers/Backend.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -352,7 +352,7 @@ EntryCall::takeResults(void (*programFree)(void *)) {
       status = reject(name + ": the returned memref is null");
       continue;
     }
-    std::string device = getRuntime().describeDeviceMemory(aligned);
+    std::string device = describeDeviceMemory(aligned);
     if (elements && !device.empty()) {
       status =
           reject(name + ": the returned memref is device memory (" + device +

@@ -140,9 +140,10 @@ FailureOr<PipelineOptions> choosePipeline(const RunnerOptions &options,
 
   pipeline.gpuOptLevel = options.getOptLevel();
   auto queryDeviceChip = [&]() -> llvm::Expected<std::string> {
-    std::string chip, error;
-    if (!gpu_runner::queryDeviceChip(options.device, chip, error))
-      return llvm::createStringError(error);
+    std::string chip;
+    Status status = gpu_runner::queryDeviceChip(options.device, chip);
+    if (!status.ok())
+      return llvm::createStringError(status.message());
     return chip;
   };
   if (llvm::Error error =

@@ -241,11 +241,11 @@ int runProgram(const CompiledProgram &program, Jit &jit,
   {
     ScopedActivity activity("starting the backend");
     std::unique_ptr<Phase> phase = timing.nest("Backend initialization");
-    std::string backendError;
     BackendOptions backendOptions;
     backendOptions.device = options.device;
-    if (!initializeBackend(backendOptions, backendError))
-      return fail(backendError);
+    Status status = initializeBackend(backendOptions);
+    if (!status.ok())
+      return fail(status.message());
   }
   {
     // The constructors load the GPU modules.

@@ -126,9 +126,10 @@ int runGpuRunnerMain(int argc, char **argv) {
       "gpu-runner: lower and run an MLIR program that uses the gpu dialect\n");
 
   if (options.listDevices) {
-    std::string text, error;
-    if (!describeDevices(text, error))
-      return fail(error);
+    std::string text;
+    Status status = describeDevices(text);
+    if (!status.ok())
+      return fail(status.message());
     llvm::outs() << text;
     return 0;
   }

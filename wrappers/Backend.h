@@ -9,6 +9,8 @@
 #ifndef GPU_RUNNER_WRAPPERS_BACKEND_H
 #define GPU_RUNNER_WRAPPERS_BACKEND_H
 
+#include "wrappers/common/RuntimeError.h"
+
 #include <string>
 #include <vector>
 
@@ -49,18 +51,27 @@ struct RuntimeSymbol {
 /// from. The JIT resolves these names here and nowhere else.
 std::vector<RuntimeSymbol> getRuntimeSymbols();
 
-/// Writes one line per device the backend runs programs on, for
-/// --list-devices. Returns false with `error` when no device answers.
-bool describeDevices(std::string &text, std::string &error);
+// The functions below fail with a Status, the wrappers' error (they are
+// built without LLVM), whose message is a sentence that says what is
+// wrong; the runner turns it into an error of its own.
 
-/// The chip that kernels for `device` are compiled for ("sm_90"), or an
-/// empty string for a backend whose kernels run on the host. Returns false
-/// with `error` when the device does not answer (no driver, no such device).
-bool queryDeviceChip(int device, std::string &chip, std::string &error);
+/// Sets `text` to one line per device the backend runs programs on, for
+/// --list-devices; fails when no device answers.
+Status describeDevices(std::string &text);
 
-/// Prepares the backend before any runtime call. On failure returns false
-/// and sets `error` to a sentence that says what is missing.
-bool initializeBackend(const BackendOptions &options, std::string &error);
+/// Sets `chip` to the chip that kernels for `device` are compiled for
+/// ("sm_90"), or to an empty string for a backend whose kernels run on the
+/// host; fails when the device does not answer (no driver, no such device).
+Status queryDeviceChip(int device, std::string &chip);
+
+/// Prepares the backend before any runtime call; fails with what is
+/// missing.
+Status initializeBackend(const BackendOptions &options);
+
+/// What `pointer` points into when it is the backend's device memory,
+/// which the host cannot read ("the 16-byte allocation made by gpu.alloc
+/// at a.mlir:3:10"); empty for any other pointer.
+std::string describeDeviceMemory(const void *pointer);
 
 /// Blocks until all work the program enqueued so far, on every stream, has
 /// run: the end of one timed run of the entry point (--benchmark-

@@ -67,25 +67,20 @@ std::vector<RuntimeSymbol> getRuntimeSymbols() {
   return symbols;
 }
 
-bool describeDevices(std::string &text, std::string &error) {
-  Status status = getRuntime().describeDevices(text);
-  if (!status.ok())
-    error = status.message();
-  return status.ok();
+Status describeDevices(std::string &text) {
+  return getRuntime().describeDevices(text);
 }
 
-bool queryDeviceChip(int device, std::string &chip, std::string &error) {
-  Status status = getRuntime().getDeviceChip(device, chip);
-  if (!status.ok())
-    error = status.message();
-  return status.ok();
+Status queryDeviceChip(int device, std::string &chip) {
+  return getRuntime().getDeviceChip(device, chip);
 }
 
-bool initializeBackend(const BackendOptions &options, std::string &error) {
-  Status status = getRuntime().initialize(options.device);
-  if (!status.ok())
-    error = status.message();
-  return status.ok();
+Status initializeBackend(const BackendOptions &options) {
+  return getRuntime().initialize(options.device);
+}
+
+std::string describeDeviceMemory(const void *pointer) {
+  return getRuntime().describeDeviceMemory(pointer);
 }
 
 void synchronizeBackend() { check(getRuntime().synchronize(), nullptr); }

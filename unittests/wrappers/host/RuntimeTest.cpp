@@ -509,9 +509,9 @@ TEST_CASE("the upstream module and kernel functions report that the host "
 TEST_CASE("finalizeBackend warns about leaks and the program exits normally",
           "[abi]") {
   ChildResult result = runInChild([] {
-    std::string error;
-    if (!initializeBackend(BackendOptions(), error))
-      std::printf("initialize failed: %s\n", error.c_str());
+    Status status = initializeBackend(BackendOptions());
+    if (!status.ok())
+      std::printf("initialize failed: %s\n", status.message().c_str());
     void *leaked = mgpuMemAllocAt(4096, nullptr, false, "gpu.alloc@m.mlir:3:5");
     void *freed = mgpuMemAllocAt(16, nullptr, true, "gpu.alloc@m.mlir:4:5");
     mgpuMemset8At(leaked, 1, 4096, nullptr, "gpu.memset@m.mlir:5:5");
@@ -529,9 +529,10 @@ TEST_CASE("the backend names itself and rejects other devices", "[abi]") {
   CHECK(std::string(getBackendName(getBackend())) == "host");
   BackendOptions options;
   options.device = 3;
-  std::string error;
-  CHECK_FALSE(initializeBackend(options, error));
-  CHECK(error == "the host backend has one device, 0: there is no device 3");
+  Status status = initializeBackend(options);
+  CHECK_FALSE(status.ok());
+  CHECK(status.message() ==
+        "the host backend has one device, 0: there is no device 3");
 }
 
 TEST_CASE("a copy on a stream that takes no work reports the stream before "
@@ -548,12 +549,12 @@ TEST_CASE("a copy on a stream that takes no work reports the stream before "
   void *unknown = reinterpret_cast<void *>(12345);
   // Ranges that pass, and ranges that fail: the stream's error either way.
   for (uint64_t bytes : {uint64_t(16), uint64_t(200)}) {
-    REQUIRE_ERROR(runtime.memcpy(device, host.data(), bytes, released,
-                                 "gpu.memcpy"),
-                  kReleasedStream);
-    REQUIRE_ERROR(runtime.memcpy(host.data(), device, bytes, unknown,
-                                 "gpu.memcpy"),
-                  "invalid stream handle 0x3039");
+    REQUIRE_ERROR(
+        runtime.memcpy(device, host.data(), bytes, released, "gpu.memcpy"),
+        kReleasedStream);
+    REQUIRE_ERROR(
+        runtime.memcpy(host.data(), device, bytes, unknown, "gpu.memcpy"),
+        "invalid stream handle 0x3039");
     Descriptor<1> dst{device, device, 0, {int64_t(bytes)}, {1}};
     Descriptor<1> src{host.data(), host.data(), 0, {int64_t(bytes)}, {1}};
     REQUIRE_ERROR(
