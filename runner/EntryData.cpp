@@ -107,25 +107,18 @@ constexpr uintptr_t kGlobalMarker = 0xdeadbeef;
 
 } // namespace
 
-LogicalResult checkDataOptions(const RunnerOptions &options) {
-  bool anyData = !options.inputs.empty() || !options.outputs.empty() ||
-                 !options.expectedOutputs.empty() || !options.launch.empty();
-  if (!options.callsWithData() && anyData)
-    return reject("--entry-point-result calls the entry point as mlir-runner "
-                  "does, without arguments; leave it out to give --input, "
-                  "--output, --expected-output or --launch");
-  for (const std::string &output : options.outputs)
-    if (output != "-" && (output.size() < 2 || output[0] != '@'))
-      return reject("--output=" + output +
-                    ": give @FILE.npy, @FILE (raw bytes) or - (print it)");
-  if (!(options.atol >= 0) || !(options.rtol >= 0))
-    return reject("--atol and --rtol must be 0 or more");
+namespace {
+
+/// --launch's kernel, grid and block, and their shared memory; none
+/// without --launch. Each flag is checked, and parsed, here only.
+FailureOr<std::optional<LaunchTarget>>
+parseLaunchFlags(const RunnerOptions &options) {
   if (options.launch.empty()) {
     if (!options.grid.empty() || !options.block.empty() ||
         options.dynamicSharedMemory.getNumOccurrences())
       return reject("--grid, --block and --dynamic-shared-memory are for "
                     "--launch, which names the kernel to run");
-    return success();
+    return std::optional<LaunchTarget>();
   }
   StringRef module, kernel;
   if (!splitLaunch(options.launch, module, kernel))
@@ -138,34 +131,65 @@ LogicalResult checkDataOptions(const RunnerOptions &options) {
   if (options.grid.empty() || options.block.empty())
     return reject("--launch needs --grid and --block: the blocks and the "
                   "threads of each, as X[,Y[,Z]]");
-  int64_t dims[3];
-  if (!parseDims(options.grid, dims))
+  LaunchTarget target;
+  target.module = module.str();
+  target.kernel = kernel.str();
+  if (!parseDims(options.grid, target.grid))
     return reject("--grid=" + options.grid +
                   ": give one to three sizes from 1 to 2147483647, "
                   "separated by commas: X[,Y[,Z]]");
-  if (!parseDims(options.block, dims))
+  if (!parseDims(options.block, target.block))
     return reject("--block=" + options.block +
                   ": give one to three sizes from 1 to 2147483647, "
                   "separated by commas: X[,Y[,Z]]");
+  target.dynamicSharedMemory = options.dynamicSharedMemory;
+  return std::optional<LaunchTarget>(std::move(target));
+}
+
+/// The values of `flag` (--input or --expected-output), in order.
+LogicalResult parseValues(const llvm::cl::list<std::string> &flag,
+                          std::vector<DataValue> &values) {
+  for (const std::string &text : flag) {
+    llvm::Expected<DataValue> value = parseDataValue(text);
+    if (!value) {
+      // A mistake in the text says where it is; one in a file names it.
+      std::string message = llvm::toString(value.takeError());
+      if (!StringRef(message).starts_with("column "))
+        return reject(message);
+      return reject("--" + flag.ArgStr + "=" + text + ": " + message);
+    }
+    values.push_back(std::move(*value));
+  }
   return success();
 }
 
-std::optional<LaunchTarget> parseLaunchTarget(const RunnerOptions &options) {
-  if (options.launch.empty())
-    return std::nullopt;
-  LaunchTarget target;
-  StringRef module, kernel;
-  splitLaunch(options.launch, module, kernel);
-  target.module = module.str();
-  target.kernel = kernel.str();
-  parseDims(options.grid, target.grid);
-  parseDims(options.block, target.block);
-  target.dynamicSharedMemory = options.dynamicSharedMemory;
-  return target;
+} // namespace
+
+FailureOr<RunData> parseDataFlags(const RunnerOptions &options) {
+  bool anyData = !options.inputs.empty() || !options.outputs.empty() ||
+                 !options.expectedOutputs.empty() || !options.launch.empty();
+  if (!options.callsWithData() && anyData)
+    return reject("--entry-point-result calls the entry point as mlir-runner "
+                  "does, without arguments; leave it out to give --input, "
+                  "--output, --expected-output or --launch");
+  for (const std::string &output : options.outputs)
+    if (output != "-" && (output.size() < 2 || output[0] != '@'))
+      return reject("--output=" + output +
+                    ": give @FILE.npy, @FILE (raw bytes) or - (print it)");
+  if (!(options.atol >= 0) || !(options.rtol >= 0))
+    return reject("--atol and --rtol must be 0 or more");
+  RunData data;
+  FailureOr<std::optional<LaunchTarget>> launch = parseLaunchFlags(options);
+  if (failed(launch))
+    return failure();
+  data.launch = std::move(*launch);
+  if (failed(parseValues(options.inputs, data.inputs)) ||
+      failed(parseValues(options.expectedOutputs, data.expected)))
+    return failure();
+  return data;
 }
 
-std::string describeLaunch(const RunnerOptions &options) {
-  std::optional<LaunchTarget> target = parseLaunchTarget(options);
+std::string describeLaunch(const std::optional<LaunchTarget> &target) {
   if (!target)
     return "none";
   std::string text;
@@ -175,29 +199,6 @@ std::string describeLaunch(const RunnerOptions &options) {
      << target->block[0] << "," << target->block[1] << "," << target->block[2]
      << " shared " << target->dynamicSharedMemory;
   return text;
-}
-
-FailureOr<RunData> parseRunData(const RunnerOptions &options) {
-  RunData data;
-  auto parse = [](const llvm::cl::list<std::string> &flag,
-                  std::vector<DataValue> &values) {
-    for (const std::string &text : flag) {
-      llvm::Expected<DataValue> value = parseDataValue(text);
-      if (!value) {
-        // A mistake in the text says where it is; one in a file names it.
-        std::string message = llvm::toString(value.takeError());
-        if (!StringRef(message).starts_with("column "))
-          return reject(message);
-        return reject("--" + flag.ArgStr + "=" + text + ": " + message);
-      }
-      values.push_back(std::move(*value));
-    }
-    return success();
-  };
-  if (failed(parse(options.inputs, data.inputs)) ||
-      failed(parse(options.expectedOutputs, data.expected)))
-    return failure();
-  return data;
 }
 
 FailureOr<std::unique_ptr<EntryCall>>

@@ -3,9 +3,9 @@
 // --input values matched to the entry point's signature (EntrySignature.h)
 // and passed to it through the packed function the compiler generates; its
 // results read back, printed, written (--output) and compared
-// (--expected-output); and --launch's flags. Everything is checked before
-// the program runs, so that a wrong input is an error at the entry point,
-// never a run on wrong data.
+// (--expected-output); and --launch's flags, parsed once. Everything is
+// checked before the program runs, so that a wrong input is an error at the
+// entry point, never a run on wrong data.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,27 +25,24 @@
 
 namespace gpu_runner {
 
-/// The values of --input and --expected-output, parsed before compiling.
+/// What the data flags say, parsed once, before compiling.
 struct RunData {
+  /// The values of --input and --expected-output.
   std::vector<DataValue> inputs;
   std::vector<DataValue> expected;
+  /// --launch's kernel with --grid, --block and --dynamic-shared-memory;
+  /// none without --launch.
+  std::optional<LaunchTarget> launch;
 };
 
 /// Checks the data flags against each other (--launch's with --grid and
 /// --block, --entry-point-result with none of them, --output's forms, the
-/// tolerances); prints the first mistake.
-llvm::LogicalResult checkDataOptions(const RunnerOptions &options);
-
-/// Parses --input and --expected-output; prints the first value that does
-/// not parse, with the column.
-llvm::FailureOr<RunData> parseRunData(const RunnerOptions &options);
-
-/// --launch's kernel, grid and block, once checkDataOptions passed; none
-/// without --launch.
-std::optional<LaunchTarget> parseLaunchTarget(const RunnerOptions &options);
+/// tolerances) and parses them; prints the first mistake, a value that
+/// does not parse with its column.
+llvm::FailureOr<RunData> parseDataFlags(const RunnerOptions &options);
 
 /// --launch and its grid, block and shared memory, for the cache key.
-std::string describeLaunch(const RunnerOptions &options);
+std::string describeLaunch(const std::optional<LaunchTarget> &launch);
 
 /// One call of the entry point with data: the arguments, allocated and
 /// filled, and room for the results.

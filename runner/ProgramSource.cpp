@@ -40,7 +40,8 @@ std::string describeFile(const Twine &path) {
 /// program runs (--shared-libs, --device beyond its chip, --timeout,
 /// --benchmark-*), checked or applied on every run.
 std::string computeCacheKey(const RunnerOptions &options, Backend backend,
-                            const PipelineOptions &pipeline, const Jit &jit,
+                            const PipelineOptions &pipeline,
+                            const RunData &data, const Jit &jit,
                             StringRef input) {
   std::vector<std::string> compilerFiles;
   if (std::string library = getCompilerLibraryPath(); !library.empty())
@@ -57,7 +58,7 @@ std::string computeCacheKey(const RunnerOptions &options, Backend backend,
       .add("--entry-point-result", options.callsWithData()
                                        ? "none: with data"
                                        : options.entryPointResult.getValue())
-      .add("--launch", describeLaunch(options))
+      .add("--launch", describeLaunch(data.launch))
       .add("input name", options.inputFilename)
       .add("barrier splitting", pipeline.splitBarriers ? "on" : "off")
       .add("--check-bounds", pipeline.checkBounds ? "on" : "off");
@@ -142,7 +143,8 @@ openCompileCache(const RunnerOptions &options, std::string &status) {
 FailureOr<CompiledProgram> compile(std::unique_ptr<llvm::MemoryBuffer> input,
                                    const RunnerOptions &options,
                                    EntryResult entryResult, Backend backend,
-                                   const PipelineOptions &pipeline, Jit &jit,
+                                   const PipelineOptions &pipeline,
+                                   const RunData &data, Jit &jit,
                                    RunTiming &timing) {
   CompileOptions compileOptions;
   compileOptions.backend = backend;
@@ -152,8 +154,8 @@ FailureOr<CompiledProgram> compile(std::unique_ptr<llvm::MemoryBuffer> input,
   compileOptions.entryResult = entryResult;
   compileOptions.entryResultFlag = options.entryPointResult;
   compileOptions.withData = options.callsWithData();
-  if (std::optional<LaunchTarget> launch = parseLaunchTarget(options)) {
-    compileOptions.launch = launch;
+  if (data.launch) {
+    compileOptions.launch = data.launch;
     compileOptions.entryPoint = kLaunchEntryName.str();
   }
   compileOptions.printIRAfterAll = options.printIRAfterAll;
@@ -176,22 +178,23 @@ FailureOr<CompiledProgram> compile(std::unique_ptr<llvm::MemoryBuffer> input,
 FailureOr<CompiledProgram>
 getCompiledProgram(std::unique_ptr<llvm::MemoryBuffer> input,
                    const RunnerOptions &options, EntryResult entryResult,
-                   Backend backend, const PipelineOptions &pipeline, Jit &jit,
-                   RunTiming &timing) {
+                   Backend backend, const PipelineOptions &pipeline,
+                   const RunData &data, Jit &jit, RunTiming &timing) {
   FailureOr<std::optional<CompileCache>> cache =
       openCompileCache(options, timing.cacheStatus);
   if (failed(cache))
     return failure();
   if (!*cache)
     return compile(std::move(input), options, entryResult, backend, pipeline,
-                   jit, timing);
+                   data, jit, timing);
 
   std::string key;
   CompileCache::Lookup found;
   {
     ScopedActivity activity("looking the program up in the compile cache");
     std::unique_ptr<Phase> phase = timing.nest("Cache lookup");
-    key = computeCacheKey(options, backend, pipeline, jit, input->getBuffer());
+    key = computeCacheKey(options, backend, pipeline, data, jit,
+                          input->getBuffer());
     found = (*cache)->lookup(key);
     // An external that no longer resolves is reported where the program
     // declares it, as a compile would.
@@ -210,8 +213,9 @@ getCompiledProgram(std::unique_ptr<llvm::MemoryBuffer> input,
                  << "program again\n";
 
   timing.cacheStatus = "miss, not stored: the program did not compile";
-  FailureOr<CompiledProgram> program = compile(
-      std::move(input), options, entryResult, backend, pipeline, jit, timing);
+  FailureOr<CompiledProgram> program =
+      compile(std::move(input), options, entryResult, backend, pipeline, data,
+              jit, timing);
   if (failed(program))
     return failure();
   ScopedActivity activity("storing the program in the compile cache");

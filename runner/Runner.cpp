@@ -134,10 +134,9 @@ int runGpuRunnerMain(int argc, char **argv) {
     return 0;
   }
   Backend backend = getBackend();
-  if (failed(checkOptions(options, backend)) ||
-      failed(checkDataOptions(options)))
+  if (failed(checkOptions(options, backend)))
     return 1;
-  FailureOr<RunData> data = parseRunData(options);
+  FailureOr<RunData> data = parseDataFlags(options);
   if (failed(data))
     return 1;
   EntryResult entryResult = *parseEntryResult(options.entryPointResult);
@@ -207,8 +206,9 @@ int runGpuRunnerMain(int argc, char **argv) {
     jit = std::move(*created);
   }
 
-  FailureOr<CompiledProgram> program = getCompiledProgram(
-      std::move(input), options, entryResult, backend, *pipeline, *jit, timing);
+  FailureOr<CompiledProgram> program =
+      getCompiledProgram(std::move(input), options, entryResult, backend,
+                         *pipeline, *data, *jit, timing);
   if (failed(program))
     return 1;
   return runProgram(*program, *jit, options, entryResult, timing,

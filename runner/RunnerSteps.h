@@ -105,8 +105,8 @@ llvm::FailureOr<PipelineOptions> choosePipeline(const RunnerOptions &options,
 llvm::FailureOr<CompiledProgram>
 getCompiledProgram(std::unique_ptr<llvm::MemoryBuffer> input,
                    const RunnerOptions &options, EntryResult entryResult,
-                   Backend backend, const PipelineOptions &pipeline, Jit &jit,
-                   RunTiming &timing);
+                   Backend backend, const PipelineOptions &pipeline,
+                   const RunData &data, Jit &jit, RunTiming &timing);
 
 //===----------------------------------------------------------------------===//
 // RunProgram.cpp
