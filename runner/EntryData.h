@@ -16,7 +16,8 @@
 #include "runner/Options.h"
 #include "runner/compiler/Compiler.h"
 
-#include "llvm/Support/LogicalResult.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
 
 #include <memory>
 #include <optional>
@@ -37,9 +38,9 @@ struct RunData {
 
 /// Checks the data flags against each other (--launch's with --grid and
 /// --block, --entry-point-result with none of them, --output's forms, the
-/// tolerances) and parses them; prints the first mistake, a value that
-/// does not parse with its column.
-llvm::FailureOr<RunData> parseDataFlags(const RunnerOptions &options);
+/// tolerances) and parses them; the first mistake is the error, a value
+/// that does not parse with its column.
+llvm::Expected<RunData> parseDataFlags(const RunnerOptions &options);
 
 /// --launch and its grid, block and shared memory, for the cache key.
 std::string describeLaunch(const std::optional<LaunchTarget> &launch);
@@ -49,9 +50,9 @@ std::string describeLaunch(const std::optional<LaunchTarget> &launch);
 class EntryCall {
 public:
   /// Matches `data`'s inputs to `signature` and checks the number of
-  /// --output and --expected-output values; prints the first mismatch, at
-  /// the entry point's location.
-  static llvm::FailureOr<std::unique_ptr<EntryCall>>
+  /// --output and --expected-output values; the first mismatch is an error
+  /// at the entry point's location.
+  static llvm::Expected<std::unique_ptr<EntryCall>>
   prepare(const EntrySignature &signature, RunData &data,
           const RunnerOptions &options);
 
@@ -59,13 +60,24 @@ public:
   void call(void *packed);
 
   /// Reads the results of the last call; memrefs the program allocated are
-  /// then given back to its heap with `programFree`. Prints what cannot be
-  /// read.
-  llvm::FailureOr<std::vector<DataValue>>
+  /// then given back to its heap with `programFree`. Each result that
+  /// cannot be read is an error.
+  llvm::Expected<std::vector<DataValue>>
   takeResults(void (*programFree)(void *));
 
 private:
   explicit EntryCall(const EntrySignature &signature) : signature(signature) {}
+
+  /// Checks the number of --input, --output and --expected-output values.
+  llvm::Error checkCounts(const RunData &data,
+                          const RunnerOptions &options) const;
+  /// Matches `value` to parameter `i`, `param`, and adds its slot.
+  llvm::Error addArgument(size_t i, const EntryType &param, DataValue &value);
+  /// --launch's results: copies of the memref arguments.
+  llvm::Expected<std::vector<DataValue>> copyMemRefArguments() const;
+  /// Memref result `j`, whose descriptor is `slot`.
+  llvm::Expected<DataValue> readMemRef(size_t j,
+                                       llvm::ArrayRef<int64_t> slot) const;
 
   const EntrySignature &signature;
   std::vector<DataValue> args;
@@ -75,12 +87,11 @@ private:
 };
 
 /// Prints the results, or writes them where --output says, then compares
-/// them with --expected-output; prints mismatches and returns failure if
-/// any result differs or a file cannot be written.
-llvm::LogicalResult reportResults(const EntrySignature &signature,
-                                  std::vector<DataValue> &results,
-                                  const RunData &data,
-                                  const RunnerOptions &options);
+/// them with --expected-output; an error for a file that cannot be
+/// written, and one for each result that differs.
+llvm::Error reportResults(const EntrySignature &signature,
+                          const std::vector<DataValue> &results,
+                          const RunData &data, const RunnerOptions &options);
 
 } // namespace gpu_runner
 
