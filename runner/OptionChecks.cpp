@@ -5,7 +5,6 @@
 #include "runner/RunnerError.h"
 #include "runner/compiler/Compiler.h"
 #include "wrappers/Backend.h"
-#include "wrappers/common/RuntimeError.h"
 
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
@@ -127,12 +126,8 @@ llvm::Expected<PipelineOptions> choosePipeline(const RunnerOptions &options,
     return pipeline;
 
   pipeline.gpuOptLevel = options.getOptLevel();
-  auto queryDeviceChip = [&]() -> llvm::Expected<std::string> {
-    std::string chip;
-    if (Error error =
-            toError(gpu_runner::queryDeviceChip(options.device, chip)))
-      return std::move(error);
-    return chip;
+  auto queryDeviceChip = [&] {
+    return gpu_runner::queryDeviceChip(options.device);
   };
   if (Error error =
           chooseGpuTarget(backend, options.gpuChip, options.compileOnly,

@@ -168,7 +168,7 @@ Error ProgramRun::start(RunData &data) {
     std::unique_ptr<Phase> phase = timing.nest("Backend initialization");
     BackendOptions backendOptions;
     backendOptions.device = options.device;
-    if (Error error = toError(initializeBackend(backendOptions)))
+    if (Error error = initializeBackend(backendOptions))
       return error;
   }
   {

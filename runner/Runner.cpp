@@ -106,10 +106,10 @@ void printVersion(llvm::raw_ostream &os) {
 
 /// --list-devices.
 Error listDevices() {
-  std::string text;
-  if (Error error = toError(describeDevices(text)))
-    return error;
-  llvm::outs() << text;
+  Expected<std::string> text = describeDevices();
+  if (!text)
+    return text.takeError();
+  llvm::outs() << *text;
   return Error::success();
 }
 

@@ -2,8 +2,6 @@
 
 #include "runner/RunnerError.h"
 
-#include "wrappers/common/RuntimeError.h"
-
 #include "llvm/Support/raw_ostream.h"
 
 namespace gpu_runner {
@@ -24,12 +22,6 @@ void AlreadyReported::log(llvm::raw_ostream &os) const {
 llvm::Error makeErrorAt(const llvm::Twine &location,
                         const llvm::Twine &message) {
   return llvm::make_error<RunnerError>(location.str(), message.str());
-}
-
-llvm::Error toError(const Status &status) {
-  if (status.ok())
-    return llvm::Error::success();
-  return makeError(status.message());
 }
 
 int reportErrors(llvm::Error error) {

@@ -5,10 +5,9 @@
 // them into the exit status: the shape LLVM's tools have, where library
 // code returns errors and the tool's main reports them. An error reads as
 // every diagnostic of gpu-runner does, "file:line:col: error: message", or
-// "error: message" where it has no location. The layers under the runner
-// keep their own kinds of errors, converted where the runner calls them:
-// the compiler prints MLIR's diagnostics itself (an AlreadyReported error
-// here), the backend returns a Status (toError).
+// "error: message" where it has no location. The backend interface
+// (wrappers/Backend.h) returns llvm::Error too; the compiler reports MLIR's
+// diagnostics, which it prints itself (an AlreadyReported error here).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +21,6 @@
 #include <string>
 
 namespace gpu_runner {
-
-class Status;
 
 /// An error of the run, at a place in the program or its input
 /// ("file:line:col": the entry point's location, a byte of the input), or
@@ -76,10 +73,6 @@ llvm::Error makeErrorAt(const llvm::Twine &location,
 inline llvm::Error makeError(const llvm::Twine &message) {
   return makeErrorAt("", message);
 }
-
-/// A failed Status of the backend (wrappers/Backend.h) as an error of the
-/// run; success for a Status that is ok.
-llvm::Error toError(const Status &status);
 
 /// Prints each error in `error` on stderr, in order, after whatever the
 /// runner printed on stdout, and returns the exit status they mean: 0 for

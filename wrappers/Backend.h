@@ -9,7 +9,7 @@
 #ifndef GPU_RUNNER_WRAPPERS_BACKEND_H
 #define GPU_RUNNER_WRAPPERS_BACKEND_H
 
-#include "wrappers/common/RuntimeError.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 #include <vector>
@@ -51,22 +51,22 @@ struct RuntimeSymbol {
 /// from. The JIT resolves these names here and nowhere else.
 std::vector<RuntimeSymbol> getRuntimeSymbols();
 
-// The functions below fail with a Status, the wrappers' error (they are
-// built without LLVM), whose message is a sentence that says what is
-// wrong; the runner turns it into an error of its own.
+// The functions below fail with an llvm::Error, the runner's own kind of
+// error, whose message is a sentence that says what is wrong: the runner is
+// their only caller, and reports it as it reports its own.
 
-/// Sets `text` to one line per device the backend runs programs on, for
-/// --list-devices; fails when no device answers.
-Status describeDevices(std::string &text);
+/// One line per device the backend runs programs on, for --list-devices;
+/// fails when no device answers.
+llvm::Expected<std::string> describeDevices();
 
-/// Sets `chip` to the chip that kernels for `device` are compiled for
-/// ("sm_90"), or to an empty string for a backend whose kernels run on the
-/// host; fails when the device does not answer (no driver, no such device).
-Status queryDeviceChip(int device, std::string &chip);
+/// The chip that kernels for `device` are compiled for ("sm_90"), or an
+/// empty string for a backend whose kernels run on the host; fails when the
+/// device does not answer (no driver, no such device).
+llvm::Expected<std::string> queryDeviceChip(int device);
 
 /// Prepares the backend before any runtime call; fails with what is
 /// missing.
-Status initializeBackend(const BackendOptions &options);
+llvm::Error initializeBackend(const BackendOptions &options);
 
 /// What `pointer` points into when it is the backend's device memory,
 /// which the host cannot read ("the 16-byte allocation made by gpu.alloc

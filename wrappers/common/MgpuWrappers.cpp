@@ -67,16 +67,33 @@ std::vector<RuntimeSymbol> getRuntimeSymbols() {
   return symbols;
 }
 
-Status describeDevices(std::string &text) {
-  return getRuntime().describeDevices(text);
+namespace {
+
+/// A failed Status of the runtime as the llvm::Error Backend.h returns.
+llvm::Error toError(const Status &status) {
+  if (status.ok())
+    return llvm::Error::success();
+  return llvm::createStringError(status.message());
 }
 
-Status queryDeviceChip(int device, std::string &chip) {
-  return getRuntime().getDeviceChip(device, chip);
+} // namespace
+
+llvm::Expected<std::string> describeDevices() {
+  std::string text;
+  if (llvm::Error error = toError(getRuntime().describeDevices(text)))
+    return std::move(error);
+  return text;
 }
 
-Status initializeBackend(const BackendOptions &options) {
-  return getRuntime().initialize(options.device);
+llvm::Expected<std::string> queryDeviceChip(int device) {
+  std::string chip;
+  if (llvm::Error error = toError(getRuntime().getDeviceChip(device, chip)))
+    return std::move(error);
+  return chip;
+}
+
+llvm::Error initializeBackend(const BackendOptions &options) {
+  return toError(getRuntime().initialize(options.device));
 }
 
 std::string describeDeviceMemory(const void *pointer) {
