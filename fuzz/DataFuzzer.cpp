@@ -1,10 +1,11 @@
 //===- DataFuzzer.cpp - libFuzzer target over the value grammar and .npy --===//
 //
 // Feeds each input to what reads data given on the command line
-// (runner/ProgramData.h): an input whose first byte is even is a value in
-// the grammar of --input (files are not read), an odd one the bytes of a
-// NumPy file. What parses is then printed, compared with itself, and, for
-// a NumPy file, written and read back, which must give the same value.
+// (runner/DataValue.h, runner/NumpyFile.h): an input whose first byte is
+// even is a value in the grammar of --input (files are not read), an odd
+// one the bytes of a NumPy file. What parses is then printed
+// (DataPrinter.h), compared with itself (DataComparison.h), and, for a
+// NumPy file, written and read back, which must give the same value.
 //
 // Any error is a correct outcome; a crash, a sanitizer report, a hang or a
 // round trip that changes the value is a bug. Built with
@@ -12,7 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runner/ProgramData.h"
+#include "runner/DataComparison.h"
+#include "runner/DataPrinter.h"
+#include "runner/DataValue.h"
+#include "runner/NumpyFile.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -17,7 +17,7 @@
 #ifndef GPU_RUNNER_RUNNER_COMPILECACHE_H
 #define GPU_RUNNER_RUNNER_COMPILECACHE_H
 
-#include "runner/EntrySignature.h"
+#include "runner/compiler/Compiler.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -34,29 +34,6 @@
 #include <vector>
 
 namespace gpu_runner {
-
-/// A GPU binary compiled apart from the host object, which refers to it by
-/// name (getDeviceObjectGlobalName in lowering/device/Targets.h).
-struct GpuBinary {
-  /// The name of its gpu.binary.
-  std::string name;
-  /// What the driver loads.
-  std::string object;
-};
-
-/// What a compiled program is made of, as the cache keeps it.
-struct CompiledProgram {
-  /// The host object: the program, with its kernels on the host backend.
-  std::string object;
-  /// The external functions and globals it uses, which must resolve when
-  /// it is loaded (the runtime, a --shared-libs library, the process).
-  std::vector<std::string> externals;
-  /// The GPU binaries the object refers to, on a GPU backend.
-  std::vector<GpuBinary> gpuBinaries;
-  /// How to call the entry point with data: set when the program was
-  /// compiled for --input and the other data flags, with kPackedEntryName.
-  std::optional<EntrySignature> signature;
-};
 
 /// Builds a cache key: each part is hashed with its name, so that no two
 /// different sets of parts give the same stream of bytes.

@@ -2,7 +2,11 @@
 
 #include "runner/EntryData.h"
 
-#include "wrappers/Runtime.h"
+#include "runner/DataComparison.h"
+#include "runner/DataPrinter.h"
+#include "runner/NumpyFile.h"
+#include "runner/RunnerError.h"
+#include "wrappers/Backend.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -10,32 +14,21 @@
 #include "llvm/Support/Format.h"
 
 #include <cstdio>
-
 #include <cstring>
 #include <memory>
 
-using llvm::failure;
-using llvm::FailureOr;
-using llvm::LogicalResult;
+using llvm::Error;
+using llvm::Expected;
 using llvm::StringRef;
-using llvm::success;
 using llvm::Twine;
 
 namespace gpu_runner {
 
 namespace {
 
-LogicalResult reject(const Twine &message) {
-  llvm::errs() << "error: " << message << "\n";
-  return failure();
-}
-
 /// An error at the entry point's location, where it has one.
-LogicalResult rejectAt(const EntrySignature &signature, const Twine &message) {
-  if (!signature.location.empty())
-    llvm::errs() << signature.location << ": ";
-  llvm::errs() << "error: " << message << "\n";
-  return failure();
+Error makeErrorAtEntry(const EntrySignature &signature, const Twine &message) {
+  return makeErrorAt(signature.location, message);
 }
 
 std::string count(size_t n, StringRef one, StringRef many) {
@@ -104,65 +97,90 @@ constexpr uintptr_t kGlobalMarker = 0xdeadbeef;
 
 } // namespace
 
-LogicalResult checkDataOptions(const RunnerOptions &options) {
-  bool anyData = !options.inputs.empty() || !options.outputs.empty() ||
-                 !options.expectedOutputs.empty() || !options.launch.empty();
-  if (!options.callsWithData() && anyData)
-    return reject("--entry-point-result calls the entry point as mlir-runner "
-                  "does, without arguments; leave it out to give --input, "
-                  "--output, --expected-output or --launch");
-  for (const std::string &output : options.outputs)
-    if (output != "-" && (output.size() < 2 || output[0] != '@'))
-      return reject("--output=" + output +
-                    ": give @FILE.npy, @FILE (raw bytes) or - (print it)");
-  if (!(options.atol >= 0) || !(options.rtol >= 0))
-    return reject("--atol and --rtol must be 0 or more");
+namespace {
+
+/// --launch's kernel, grid and block, and their shared memory; none
+/// without --launch. Each flag is checked, and parsed, here only.
+Expected<std::optional<LaunchTarget>>
+parseLaunchFlags(const RunnerOptions &options) {
   if (options.launch.empty()) {
     if (!options.grid.empty() || !options.block.empty() ||
         options.dynamicSharedMemory.getNumOccurrences())
-      return reject("--grid, --block and --dynamic-shared-memory are for "
-                    "--launch, which names the kernel to run");
-    return success();
+      return makeError("--grid, --block and --dynamic-shared-memory are for "
+                       "--launch, which names the kernel to run");
+    return std::nullopt;
   }
   StringRef module, kernel;
   if (!splitLaunch(options.launch, module, kernel))
-    return reject("--launch=" + options.launch +
-                  ": name the kernel as MODULE::KERNEL, e.g. "
-                  "--launch=kernels::saxpy");
+    return makeError("--launch=" + options.launch +
+                     ": name the kernel as MODULE::KERNEL, e.g. "
+                     "--launch=kernels::saxpy");
   if (options.entryPoint.getNumOccurrences())
-    return reject("--launch runs a kernel with host code of its own; -e "
-                  "names a host function to run: give one of them");
+    return makeError("--launch runs a kernel with host code of its own; -e "
+                     "names a host function to run: give one of them");
   if (options.grid.empty() || options.block.empty())
-    return reject("--launch needs --grid and --block: the blocks and the "
-                  "threads of each, as X[,Y[,Z]]");
-  int64_t dims[3];
-  if (!parseDims(options.grid, dims))
-    return reject("--grid=" + options.grid +
-                  ": give one to three sizes from 1 to 2147483647, "
-                  "separated by commas: X[,Y[,Z]]");
-  if (!parseDims(options.block, dims))
-    return reject("--block=" + options.block +
-                  ": give one to three sizes from 1 to 2147483647, "
-                  "separated by commas: X[,Y[,Z]]");
-  return success();
-}
-
-std::optional<LaunchTarget> parseLaunchTarget(const RunnerOptions &options) {
-  if (options.launch.empty())
-    return std::nullopt;
+    return makeError("--launch needs --grid and --block: the blocks and the "
+                     "threads of each, as X[,Y[,Z]]");
   LaunchTarget target;
-  StringRef module, kernel;
-  splitLaunch(options.launch, module, kernel);
   target.module = module.str();
   target.kernel = kernel.str();
-  parseDims(options.grid, target.grid);
-  parseDims(options.block, target.block);
+  if (!parseDims(options.grid, target.grid))
+    return makeError("--grid=" + options.grid +
+                     ": give one to three sizes from 1 to 2147483647, "
+                     "separated by commas: X[,Y[,Z]]");
+  if (!parseDims(options.block, target.block))
+    return makeError("--block=" + options.block +
+                     ": give one to three sizes from 1 to 2147483647, "
+                     "separated by commas: X[,Y[,Z]]");
   target.dynamicSharedMemory = options.dynamicSharedMemory;
   return target;
 }
 
-std::string describeLaunch(const RunnerOptions &options) {
-  std::optional<LaunchTarget> target = parseLaunchTarget(options);
+/// The values of `flag` (--input or --expected-output), in order.
+Error parseValues(const llvm::cl::list<std::string> &flag,
+                  std::vector<DataValue> &values) {
+  for (const std::string &text : flag) {
+    Expected<DataValue> value = parseDataValue(text);
+    if (!value) {
+      // A mistake in the text says where it is; one in a file names it.
+      std::string message = llvm::toString(value.takeError());
+      if (!StringRef(message).starts_with("column "))
+        return makeError(message);
+      return makeError("--" + flag.ArgStr + "=" + text + ": " + message);
+    }
+    values.push_back(std::move(*value));
+  }
+  return Error::success();
+}
+
+} // namespace
+
+Expected<RunData> parseDataFlags(const RunnerOptions &options) {
+  bool anyData = !options.inputs.empty() || !options.outputs.empty() ||
+                 !options.expectedOutputs.empty() || !options.launch.empty();
+  if (!options.callsWithData() && anyData)
+    return makeError("--entry-point-result calls the entry point as "
+                     "mlir-runner does, without arguments; leave it out to "
+                     "give --input, --output, --expected-output or --launch");
+  for (const std::string &output : options.outputs)
+    if (output != "-" && (output.size() < 2 || output[0] != '@'))
+      return makeError("--output=" + output +
+                       ": give @FILE.npy, @FILE (raw bytes) or - (print it)");
+  if (!(options.atol >= 0) || !(options.rtol >= 0))
+    return makeError("--atol and --rtol must be 0 or more");
+  RunData data;
+  Expected<std::optional<LaunchTarget>> launch = parseLaunchFlags(options);
+  if (!launch)
+    return launch.takeError();
+  data.launch = std::move(*launch);
+  if (Error error = parseValues(options.inputs, data.inputs))
+    return std::move(error);
+  if (Error error = parseValues(options.expectedOutputs, data.expected))
+    return std::move(error);
+  return data;
+}
+
+std::string describeLaunch(const std::optional<LaunchTarget> &target) {
   if (!target)
     return "none";
   std::string text;
@@ -174,44 +192,19 @@ std::string describeLaunch(const RunnerOptions &options) {
   return text;
 }
 
-FailureOr<RunData> parseRunData(const RunnerOptions &options) {
-  RunData data;
-  auto parse = [](const llvm::cl::list<std::string> &flag,
-                  std::vector<DataValue> &values) {
-    for (const std::string &text : flag) {
-      llvm::Expected<DataValue> value = parseDataValue(text);
-      if (!value) {
-        // A mistake in the text says where it is; one in a file names it.
-        std::string message = llvm::toString(value.takeError());
-        if (!StringRef(message).starts_with("column "))
-          return reject(message);
-        return reject("--" + flag.ArgStr + "=" + text + ": " + message);
-      }
-      values.push_back(std::move(*value));
-    }
-    return success();
-  };
-  if (failed(parse(options.inputs, data.inputs)) ||
-      failed(parse(options.expectedOutputs, data.expected)))
-    return failure();
-  return data;
-}
-
-FailureOr<std::unique_ptr<EntryCall>>
-EntryCall::prepare(const EntrySignature &signature, RunData &data,
-                   const RunnerOptions &options) {
-  std::unique_ptr<EntryCall> call(new EntryCall(signature));
+Error EntryCall::checkCounts(const RunData &data,
+                             const RunnerOptions &options) const {
   std::string what = options.launch.empty()
                          ? "entry point '" + signature.name + "'"
                          : "kernel '" + options.launch + "'";
   size_t params = signature.params.size();
   if (data.inputs.size() != params)
-    return rejectAt(signature,
-                    what + " takes " + count(params, "argument", "arguments") +
-                        ", but " +
-                        count(data.inputs.size(), "--input value was",
-                              "--input values were") +
-                        " given");
+    return makeErrorAtEntry(
+        signature, what + " takes " + count(params, "argument", "arguments") +
+                       ", but " +
+                       count(data.inputs.size(), "--input value was",
+                             "--input values were") +
+                       " given");
   size_t results = signature.results.size();
   if (signature.resultsAreMemRefParams)
     results = llvm::count_if(signature.params,
@@ -220,60 +213,73 @@ EntryCall::prepare(const EntrySignature &signature, RunData &data,
        {std::addressof(options.outputs),
         std::addressof(options.expectedOutputs)})
     if (!flag->empty() && flag->size() != results)
-      return rejectAt(signature, what + " has " +
-                                     count(results, "result", "results") +
-                                     (signature.resultsAreMemRefParams
-                                          ? " (its memref arguments)"
-                                          : "") +
-                                     ", but --" + flag->ArgStr + " was given " +
-                                     count(flag->size(), "time", "times") +
-                                     ": give one for each result");
+      return makeErrorAtEntry(
+          signature,
+          what + " has " + count(results, "result", "results") +
+              (signature.resultsAreMemRefParams ? " (its memref arguments)"
+                                                : "") +
+              ", but --" + flag->ArgStr + " was given " +
+              count(flag->size(), "time", "times") +
+              ": give one for each result");
+  return Error::success();
+}
 
-  for (auto [i, param] : llvm::enumerate(signature.params)) {
-    DataValue &value = data.inputs[i];
-    std::string prefix =
-        "argument " + std::to_string(i) + ": expected " + param.text + ", got ";
-    unsigned size = getElementSize(param.element);
-    if (!value.type) {
-      // An untyped scalar takes the parameter's type: a scalar's, or a 0-d
-      // memref's.
-      if (param.isMemRef && !param.shape.empty())
-        return rejectAt(signature, prefix + value.describe());
-      value.type = param.element;
-      if (!value.data.allocate(size))
-        return rejectAt(signature, "cannot allocate argument " + Twine(i));
-      if (llvm::Error error =
-              convertLiteral(value.literal, param.element, value.data.data()))
-        return rejectAt(signature, prefix + "'" + value.literal + "': " +
-                                       llvm::toString(std::move(error)));
-    }
-    bool typeMatches = sameType(*value.type, param.element);
-    if (!param.isMemRef) {
-      if (!typeMatches || !value.shape.empty())
-        return rejectAt(signature, prefix + value.describe());
-      std::vector<int64_t> slot(1, 0);
-      std::memcpy(slot.data(), value.data.data(), size);
-      call->argSlots.push_back(std::move(slot));
-      continue;
-    }
-    bool shapeMatches = value.shape.size() == param.shape.size();
-    for (size_t d = 0; shapeMatches && d < param.shape.size(); ++d)
-      shapeMatches =
-          param.shape[d] == kDynamicSize || param.shape[d] == value.shape[d];
-    if (!typeMatches || !shapeMatches)
-      return rejectAt(signature, prefix + value.describe());
-    // The descriptor: allocated and aligned pointers, offset, sizes,
-    // strides.
-    std::vector<int64_t> descriptor;
-    int64_t base = int64_t(reinterpret_cast<uintptr_t>(value.data.data()));
-    descriptor.push_back(base);
-    descriptor.push_back(base);
-    descriptor.push_back(0);
-    descriptor.insert(descriptor.end(), value.shape.begin(), value.shape.end());
-    std::vector<int64_t> strides = getStrides(value.shape);
-    descriptor.insert(descriptor.end(), strides.begin(), strides.end());
-    call->argSlots.push_back(std::move(descriptor));
+Error EntryCall::addArgument(size_t i, const EntryType &param,
+                             DataValue &value) {
+  std::string prefix =
+      "argument " + std::to_string(i) + ": expected " + param.text + ", got ";
+  unsigned size = getElementSize(param.element);
+  if (!value.type) {
+    // An untyped scalar takes the parameter's type: a scalar's, or a 0-d
+    // memref's.
+    if (param.isMemRef && !param.shape.empty())
+      return makeErrorAtEntry(signature, prefix + value.describe());
+    value.type = param.element;
+    if (!value.data.allocate(size))
+      return makeErrorAtEntry(signature,
+                              "cannot allocate argument " + Twine(i));
+    if (Error error =
+            convertLiteral(value.literal, param.element, value.data.data()))
+      return makeErrorAtEntry(signature, prefix + "'" + value.literal + "': " +
+                                             llvm::toString(std::move(error)));
   }
+  bool typeMatches = sameType(*value.type, param.element);
+  if (!param.isMemRef) {
+    if (!typeMatches || !value.shape.empty())
+      return makeErrorAtEntry(signature, prefix + value.describe());
+    std::vector<int64_t> slot(1, 0);
+    std::memcpy(slot.data(), value.data.data(), size);
+    argSlots.push_back(std::move(slot));
+    return Error::success();
+  }
+  bool shapeMatches = value.shape.size() == param.shape.size();
+  for (size_t d = 0; shapeMatches && d < param.shape.size(); ++d)
+    shapeMatches =
+        param.shape[d] == kDynamicSize || param.shape[d] == value.shape[d];
+  if (!typeMatches || !shapeMatches)
+    return makeErrorAtEntry(signature, prefix + value.describe());
+  // The descriptor: allocated and aligned pointers, offset, sizes, strides.
+  std::vector<int64_t> descriptor;
+  int64_t base = int64_t(reinterpret_cast<uintptr_t>(value.data.data()));
+  descriptor.push_back(base);
+  descriptor.push_back(base);
+  descriptor.push_back(0);
+  descriptor.insert(descriptor.end(), value.shape.begin(), value.shape.end());
+  std::vector<int64_t> strides = getStrides(value.shape);
+  descriptor.insert(descriptor.end(), strides.begin(), strides.end());
+  argSlots.push_back(std::move(descriptor));
+  return Error::success();
+}
+
+Expected<std::unique_ptr<EntryCall>>
+EntryCall::prepare(const EntrySignature &signature, RunData &data,
+                   const RunnerOptions &options) {
+  std::unique_ptr<EntryCall> call(new EntryCall(signature));
+  if (Error error = call->checkCounts(data, options))
+    return std::move(error);
+  for (auto [i, param] : llvm::enumerate(signature.params))
+    if (Error error = call->addArgument(i, param, data.inputs[i]))
+      return std::move(error);
   call->args = std::move(data.inputs);
   for (const EntryType &result : signature.results)
     call->resultSlots.emplace_back(
@@ -282,100 +288,111 @@ EntryCall::prepare(const EntrySignature &signature, RunData &data,
     call->pointers.push_back(slot.data());
   for (std::vector<int64_t> &slot : call->resultSlots)
     call->pointers.push_back(slot.data());
-  return call;
+  return std::move(call);
 }
 
 void EntryCall::call(void *packed) {
   reinterpret_cast<void (*)(void **)>(packed)(pointers.data());
 }
 
-FailureOr<std::vector<DataValue>>
-EntryCall::takeResults(void (*programFree)(void *)) {
+Expected<std::vector<DataValue>> EntryCall::copyMemRefArguments() const {
+  // Copies: the arguments stay, for the next call of a benchmark.
   std::vector<DataValue> results;
-  if (signature.resultsAreMemRefParams) {
-    // Copies: the arguments stay, for the next call of a benchmark.
-    for (auto [param, arg] : llvm::zip(signature.params, args)) {
-      if (!param.isMemRef)
-        continue;
-      DataValue copy;
-      copy.type = arg.type;
-      copy.shaped = true;
-      copy.shape = arg.shape;
-      if (!copy.data.allocate(arg.data.size()))
-        return reject("cannot allocate " + Twine(arg.data.size()) +
-                      " bytes for a result");
-      if (arg.data.size())
-        std::memcpy(copy.data.data(), arg.data.data(), arg.data.size());
-      results.push_back(std::move(copy));
-    }
-    return results;
+  for (auto [param, arg] : llvm::zip(signature.params, args)) {
+    if (!param.isMemRef)
+      continue;
+    DataValue copy;
+    copy.type = arg.type;
+    copy.shaped = true;
+    copy.shape = arg.shape;
+    if (!copy.data.allocate(arg.data.size()))
+      return makeError("cannot allocate " + Twine(arg.data.size()) +
+                       " bytes for a result");
+    if (arg.data.size())
+      std::memcpy(copy.data.data(), arg.data.data(), arg.data.size());
+    results.push_back(std::move(copy));
   }
+  return results;
+}
+
+Expected<DataValue> EntryCall::readMemRef(size_t j,
+                                          llvm::ArrayRef<int64_t> slot) const {
+  const EntryType &type = signature.results[j];
+  DataValue value;
+  value.type = type.element;
+  value.shaped = true;
+  unsigned size = getElementSize(type.element);
+  size_t rank = type.shape.size();
+  const char *aligned = reinterpret_cast<const char *>(slot[1]);
+  int64_t offset = slot[2];
+  llvm::ArrayRef<int64_t> sizes = slot.slice(3, rank);
+  llvm::ArrayRef<int64_t> strides = slot.slice(3 + rank, rank);
+  value.shape.assign(sizes.begin(), sizes.end());
+  uint64_t elements = 1;
+  bool sane = true;
+  for (int64_t s : sizes) {
+    if (s < 0 || (s && elements > kMaxValueBytes / size / uint64_t(s)))
+      sane = false;
+    else
+      elements *= uint64_t(s);
+  }
+  std::string name = "result[" + std::to_string(j) + "]";
+  if (!sane)
+    return makeError(name + ": the returned memref's sizes are not " +
+                     "those of a memref gpu-runner can read");
+  if (elements && !aligned)
+    return makeError(name + ": the returned memref is null");
+  std::string device = describeDeviceMemory(aligned);
+  if (elements && !device.empty())
+    return makeError(name + ": the returned memref is device memory (" +
+                     device +
+                     "): copy it to host memory (gpu.memcpy) and return "
+                     "that");
+  if (!value.data.allocate(elements * size))
+    return makeError(name + ": cannot allocate " + Twine(elements * size) +
+                     " bytes to read it");
+  // Element by element through the strides: any strided layout.
+  std::vector<int64_t> index(rank, 0);
+  for (uint64_t k = 0; k < elements; ++k) {
+    // Unsigned, as the address arithmetic it is: wrapping, not UB.
+    uint64_t at = uint64_t(offset);
+    for (size_t d = 0; d < rank; ++d)
+      at += uint64_t(index[d]) * uint64_t(strides[d]);
+    std::memcpy(value.data.data() + k * size, aligned + at * size, size);
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < sizes[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return value;
+}
+
+Expected<std::vector<DataValue>>
+EntryCall::takeResults(void (*programFree)(void *)) {
+  if (signature.resultsAreMemRefParams)
+    return copyMemRefArguments();
+  std::vector<DataValue> results;
   std::vector<void *> toFree;
-  LogicalResult status = success();
+  // Every result that cannot be read is reported, each in its own error.
+  Error errors = Error::success();
   for (auto [j, type] : llvm::enumerate(signature.results)) {
     const std::vector<int64_t> &slot = resultSlots[j];
-    DataValue value;
-    value.type = type.element;
-    unsigned size = getElementSize(type.element);
     if (!type.isMemRef) {
+      DataValue value;
+      value.type = type.element;
+      unsigned size = getElementSize(type.element);
       value.data.allocate(size);
       std::memcpy(value.data.data(), slot.data(), size);
       results.push_back(std::move(value));
       continue;
     }
-    value.shaped = true;
-    size_t rank = type.shape.size();
+    Expected<DataValue> value = readMemRef(j, slot);
+    if (!value) {
+      errors = llvm::joinErrors(std::move(errors), value.takeError());
+      continue;
+    }
     void *allocated = reinterpret_cast<void *>(slot[0]);
-    const char *aligned = reinterpret_cast<const char *>(slot[1]);
-    int64_t offset = slot[2];
-    llvm::ArrayRef<int64_t> sizes(slot.data() + 3, rank);
-    llvm::ArrayRef<int64_t> strides(slot.data() + 3 + rank, rank);
-    value.shape.assign(sizes.begin(), sizes.end());
-    uint64_t elements = 1;
-    bool sane = true;
-    for (int64_t s : sizes) {
-      if (s < 0 || (s && elements > kMaxValueBytes / size / uint64_t(s)))
-        sane = false;
-      else
-        elements *= uint64_t(s);
-    }
-    std::string name = "result[" + std::to_string(j) + "]";
-    if (!sane) {
-      status = reject(name + ": the returned memref's sizes are not " +
-                      "those of a memref gpu-runner can read");
-      continue;
-    }
-    if (elements && !aligned) {
-      status = reject(name + ": the returned memref is null");
-      continue;
-    }
-    std::string device = getRuntime().describeDeviceMemory(aligned);
-    if (elements && !device.empty()) {
-      status =
-          reject(name + ": the returned memref is device memory (" + device +
-                 "): copy it to host memory (gpu.memcpy) and return "
-                 "that");
-      continue;
-    }
-    if (!value.data.allocate(elements * size)) {
-      status = reject(name + ": cannot allocate " + Twine(elements * size) +
-                      " bytes to read it");
-      continue;
-    }
-    // Element by element through the strides: any strided layout.
-    std::vector<int64_t> index(rank, 0);
-    for (uint64_t k = 0; k < elements; ++k) {
-      // Unsigned, as the address arithmetic it is: wrapping, not UB.
-      uint64_t at = uint64_t(offset);
-      for (size_t d = 0; d < rank; ++d)
-        at += uint64_t(index[d]) * uint64_t(strides[d]);
-      std::memcpy(value.data.data() + k * size, aligned + at * size, size);
-      for (size_t d = rank; d-- > 0;) {
-        if (++index[d] < sizes[d])
-          break;
-        index[d] = 0;
-      }
-    }
     bool ours = llvm::any_of(args, [&](const DataValue &arg) {
       return arg.data.data() == allocated;
     });
@@ -383,18 +400,19 @@ EntryCall::takeResults(void (*programFree)(void *)) {
         reinterpret_cast<uintptr_t>(allocated) != kGlobalMarker &&
         !llvm::is_contained(toFree, allocated))
       toFree.push_back(allocated);
-    results.push_back(std::move(value));
+    results.push_back(std::move(*value));
   }
   for (void *pointer : toFree)
     programFree(pointer);
-  if (failed(status))
-    return failure();
+  if (errors)
+    return std::move(errors);
   return results;
 }
 
-LogicalResult reportResults(const EntrySignature &signature,
-                            std::vector<DataValue> &results,
-                            const RunData &data, const RunnerOptions &options) {
+namespace {
+
+/// The types of the results, for "result[N]: TYPE".
+std::vector<const EntryType *> getResultTypes(const EntrySignature &signature) {
   std::vector<const EntryType *> types;
   if (signature.resultsAreMemRefParams) {
     for (const EntryType &param : signature.params)
@@ -404,6 +422,14 @@ LogicalResult reportResults(const EntrySignature &signature,
     for (const EntryType &result : signature.results)
       types.push_back(&result);
   }
+  return types;
+}
+
+/// Prints each result, or writes it where --output says.
+Error writeResults(const EntrySignature &signature,
+                   const std::vector<DataValue> &results,
+                   const RunnerOptions &options) {
+  std::vector<const EntryType *> types = getResultTypes(signature);
   llvm::raw_ostream &os = llvm::outs();
   for (auto [j, value] : llvm::enumerate(results)) {
     std::string output = options.outputs.empty() ? "-" : options.outputs[j];
@@ -427,59 +453,82 @@ LogicalResult reportResults(const EntrySignature &signature,
       }
     }
     if (error)
-      return reject("--output=" + output +
-                    ": cannot write it: " + error.message());
+      return makeError("--output=" + output +
+                       ": cannot write it: " + error.message());
   }
+  return Error::success();
+}
+
+/// Why result `j` does not match what --expected-output says, with the
+/// first elements that differ on lines of their own; success when it does.
+Error checkResult(size_t j, const Comparison &comparison, bool isFloat,
+                  const RunnerOptions &options) {
+  std::string name = "result[" + std::to_string(j) + "]";
+  if (!comparison.shapeMismatch.empty())
+    return makeError(name + ": " + comparison.shapeMismatch);
+  if (comparison.mismatches == 0)
+    return Error::success();
+  std::string rule = isFloat ? describeTolerance(options) : "exactly";
+  std::string message =
+      name + ": " + std::to_string(comparison.mismatches) + " of " +
+      count(comparison.elements, "element differs", "elements differ") +
+      " from the expected value (compared " + rule + ")";
+  for (const std::string &line : comparison.firstMismatches)
+    message += "\n  " + line;
+  if (comparison.mismatches > comparison.firstMismatches.size())
+    message += "\n  ... and " +
+               std::to_string(comparison.mismatches -
+                              comparison.firstMismatches.size()) +
+               " more";
+  return makeError(message);
+}
+
+} // namespace
+
+Error reportResults(const EntrySignature &signature,
+                    const std::vector<DataValue> &results, const RunData &data,
+                    const RunnerOptions &options) {
+  if (Error error = writeResults(signature, results, options))
+    return error;
   if (data.expected.empty())
-    return success();
+    return Error::success();
 
   Tolerance tolerance;
   tolerance.atol = options.atol;
   tolerance.rtol = options.rtol;
   tolerance.nanEqual = options.nanEqual;
-  LogicalResult status = success();
+  // Every result that differs is reported, each in its own error.
+  Error errors = Error::success();
   uint64_t elements = 0;
   bool anyFloat = false;
   for (auto [j, value] : llvm::enumerate(results)) {
-    llvm::Expected<Comparison> comparison =
+    Expected<Comparison> comparison =
         compareData(value, data.expected[j], tolerance);
-    std::string name = "result[" + std::to_string(j) + "]";
     if (!comparison) {
-      status =
-          reject(name + ": --expected-output=" + options.expectedOutputs[j] +
-                 ": " + llvm::toString(comparison.takeError()));
+      errors = llvm::joinErrors(
+          std::move(errors),
+          makeError("result[" + Twine(j) +
+                    "]: --expected-output=" + options.expectedOutputs[j] +
+                    ": " + llvm::toString(comparison.takeError())));
       continue;
     }
-    if (!comparison->shapeMismatch.empty()) {
-      status = reject(name + ": " + comparison->shapeMismatch);
-      continue;
+    bool isFloat = isFloatType(*value.type);
+    if (comparison->shapeMismatch.empty()) {
+      elements += comparison->elements;
+      anyFloat |= isFloat;
     }
-    elements += comparison->elements;
-    anyFloat |= isFloatType(*value.type);
-    if (comparison->mismatches == 0)
-      continue;
-    std::string rule =
-        isFloatType(*value.type) ? describeTolerance(options) : "exactly";
-    status = reject(
-        name + ": " + Twine(comparison->mismatches) + " of " +
-        count(comparison->elements, "element differs", "elements differ") +
-        " from the expected value (compared " + rule + ")");
-    for (const std::string &line : comparison->firstMismatches)
-      llvm::errs() << "  " << line << "\n";
-    if (comparison->mismatches > comparison->firstMismatches.size())
-      llvm::errs() << "  ... and "
-                   << comparison->mismatches -
-                          comparison->firstMismatches.size()
-                   << " more\n";
+    if (Error error = checkResult(j, *comparison, isFloat, options))
+      errors = llvm::joinErrors(std::move(errors), std::move(error));
   }
-  if (failed(status))
-    return failure();
+  if (errors)
+    return errors;
+  llvm::raw_ostream &os = llvm::outs();
   os << "expected outputs: " << count(results.size(), "result", "results")
      << " (" << count(elements, "element", "elements") << ") matched";
   if (anyFloat)
     os << ", floats " << describeTolerance(options);
   os << "\n";
-  return success();
+  return Error::success();
 }
 
 } // namespace gpu_runner

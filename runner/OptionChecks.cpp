@@ -1,13 +1,9 @@
 //===- OptionChecks.cpp - What the flags and the input must be ------------===//
-//
-// The checks a run makes before it compiles anything: the flags against
-// each other and against the backend, the input's first bytes, and the
-// target kernels are compiled for.
-//
-//===----------------------------------------------------------------------===//
 
-#include "runner/RunnerSteps.h"
+#include "runner/OptionChecks.h"
 
+#include "runner/RunnerError.h"
+#include "runner/compiler/Compiler.h"
 #include "wrappers/Backend.h"
 
 #include "llvm/Support/ConvertUTF.h"
@@ -19,19 +15,11 @@
 
 #include <unistd.h>
 
-using llvm::failure;
-using llvm::FailureOr;
-using llvm::LogicalResult;
+using llvm::Error;
 using llvm::StringRef;
-using llvm::success;
 using llvm::Twine;
 
 namespace gpu_runner {
-
-int fail(const Twine &message) {
-  llvm::errs() << "error: " << message << "\n";
-  return 1;
-}
 
 namespace {
 
@@ -53,11 +41,8 @@ bool objectOverwritesInput(const RunnerOptions &options) {
 
 } // namespace
 
-LogicalResult checkOptions(const RunnerOptions &options, Backend backend) {
-  auto reject = [](const Twine &message) {
-    fail(message);
-    return failure();
-  };
+Error checkOptions(const RunnerOptions &options, Backend backend) {
+  auto reject = [](const Twine &message) { return makeError(message); };
   constexpr unsigned maxRuns = RunnerOptions::kMaxBenchmarkRuns;
   if (options.benchmarkRepetitions > maxRuns)
     return reject(
@@ -103,13 +88,13 @@ LogicalResult checkOptions(const RunnerOptions &options, Backend backend) {
     return reject("--dump-gpu-binary writes each gpu.module's binary by its "
                   "name, which parts of a --split-input-file input may "
                   "share: dump the binaries of one program at a time");
-  return success();
+  return Error::success();
 }
 
-bool checkInputIsMLIR(const llvm::MemoryBuffer &input) {
+Error checkInputIsMLIR(const llvm::MemoryBuffer &input) {
   StringRef text = input.getBuffer();
   if (text.starts_with("ML\xefR"))
-    return true;
+    return Error::success();
   auto *begin = reinterpret_cast<const llvm::UTF8 *>(text.begin());
   auto *end = reinterpret_cast<const llvm::UTF8 *>(text.end());
   const llvm::UTF8 *bad = begin;
@@ -117,20 +102,22 @@ bool checkInputIsMLIR(const llvm::MemoryBuffer &input) {
   if (!llvm::isLegalUTF8String(&bad, end))
     offset = std::min<size_t>(offset, bad - begin);
   if (offset == StringRef::npos)
-    return true;
+    return Error::success();
   StringRef before = text.take_front(offset);
   size_t line = before.count('\n') + 1;
   size_t column = offset - (before.rfind('\n') + 1) + 1;
-  llvm::errs() << input.getBufferIdentifier() << ":" << line << ":" << column
-               << ": error: the input is neither MLIR text nor MLIR "
-               << "bytecode: byte " << offset << " is "
-               << llvm::format_hex(static_cast<uint8_t>(text[offset]), 4)
-               << "\n";
-  return false;
+  std::string byte;
+  llvm::raw_string_ostream os(byte);
+  os << llvm::format_hex(static_cast<uint8_t>(text[offset]), 4);
+  return makeErrorAt(input.getBufferIdentifier() + ":" + Twine(line) + ":" +
+                         Twine(column),
+                     "the input is neither MLIR text nor MLIR bytecode: "
+                     "byte " +
+                         Twine(offset) + " is " + byte);
 }
 
-FailureOr<PipelineOptions> choosePipeline(const RunnerOptions &options,
-                                          Backend backend) {
+llvm::Expected<PipelineOptions> choosePipeline(const RunnerOptions &options,
+                                               Backend backend) {
   PipelineOptions pipeline;
   pipeline.splitBarriers = !options.noBarrierSplitting;
   pipeline.checkBounds = options.checkBounds;
@@ -139,22 +126,17 @@ FailureOr<PipelineOptions> choosePipeline(const RunnerOptions &options,
     return pipeline;
 
   pipeline.gpuOptLevel = options.getOptLevel();
-  auto queryDeviceChip = [&]() -> llvm::Expected<std::string> {
-    std::string chip, error;
-    if (!gpu_runner::queryDeviceChip(options.device, chip, error))
-      return llvm::createStringError(error);
-    return chip;
+  auto queryDeviceChip = [&] {
+    return gpu_runner::queryDeviceChip(options.device);
   };
-  if (llvm::Error error =
+  if (Error error =
           chooseGpuTarget(backend, options.gpuChip, options.compileOnly,
-                          queryDeviceChip, pipeline)) {
-    fail(llvm::toString(std::move(error)));
-    return failure();
-  }
+                          queryDeviceChip, pipeline))
+    return std::move(error);
   if (backend == Backend::Cuda && pipeline.cudaToolkitPath.empty())
-    llvm::errs() << "note: no ptxas found in $CUDA_PATH/bin or "
-                    "/usr/local/cuda/bin: kernels are compiled to PTX, which "
-                    "the driver compiles when loading them\n";
+    printNote("no ptxas found in $CUDA_PATH/bin or /usr/local/cuda/bin: "
+              "kernels are compiled to PTX, which the driver compiles when "
+              "loading them");
   return pipeline;
 }
 

@@ -1,17 +1,12 @@
 //===- ProgramSource.cpp - The compile cache, or the compiler -------------===//
-//
-// Where a run's compiled program comes from: the compile cache, under a key
-// made of everything that decides what is compiled, or the compiler, which
-// is loaded only then (runner/compiler/Compiler.h), and whose result the
-// cache then keeps.
-//
-//===----------------------------------------------------------------------===//
 
-#include "runner/RunnerSteps.h"
+#include "runner/ProgramSource.h"
 
 #include "runner/Activity.h"
-#include "runner/EntryData.h"
+#include "runner/CompileCache.h"
+#include "runner/CompilerLoader.h"
 #include "runner/Jit.h"
+#include "runner/RunnerError.h"
 #include "wrappers/Backend.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -20,8 +15,8 @@
 #include <optional>
 #include <vector>
 
-using llvm::failure;
-using llvm::FailureOr;
+using llvm::Error;
+using llvm::Expected;
 using llvm::StringRef;
 using llvm::Twine;
 
@@ -40,7 +35,8 @@ std::string describeFile(const Twine &path) {
 /// program runs (--shared-libs, --device beyond its chip, --timeout,
 /// --benchmark-*), checked or applied on every run.
 std::string computeCacheKey(const RunnerOptions &options, Backend backend,
-                            const PipelineOptions &pipeline, const Jit &jit,
+                            const PipelineOptions &pipeline,
+                            const RunData &data, const Jit &jit,
                             StringRef input) {
   std::vector<std::string> compilerFiles;
   if (std::string library = getCompilerLibraryPath(); !library.empty())
@@ -57,7 +53,7 @@ std::string computeCacheKey(const RunnerOptions &options, Backend backend,
       .add("--entry-point-result", options.callsWithData()
                                        ? "none: with data"
                                        : options.entryPointResult.getValue())
-      .add("--launch", describeLaunch(options))
+      .add("--launch", describeLaunch(data.launch))
       .add("input name", options.inputFilename)
       .add("barrier splitting", pipeline.splitBarriers ? "on" : "off")
       .add("--check-bounds", pipeline.checkBounds ? "on" : "off");
@@ -97,20 +93,18 @@ std::string getCacheBypassReason(const RunnerOptions &options) {
 
 /// Opens the cache this run uses, if any; `status` says why not. Fails
 /// only when --cache-dir names a folder that cannot be used.
-FailureOr<std::optional<CompileCache>>
+Expected<std::optional<CompileCache>>
 openCompileCache(const RunnerOptions &options, std::string &status) {
   std::string bypass = getCacheBypassReason(options);
   if (!bypass.empty()) {
     status = "off (" + bypass + ")";
-    return std::optional<CompileCache>();
+    return std::nullopt;
   }
   uint64_t maxSize = kDefaultCacheMaxSize;
   if (!options.cacheMaxSize.empty()) {
-    llvm::Expected<uint64_t> size = parseCacheSize(options.cacheMaxSize);
-    if (!size) {
-      fail(llvm::toString(size.takeError()));
-      return failure();
-    }
+    Expected<uint64_t> size = parseCacheSize(options.cacheMaxSize);
+    if (!size)
+      return size.takeError();
     maxSize = *size;
   }
   bool chosen = !options.cacheDir.empty();
@@ -118,32 +112,31 @@ openCompileCache(const RunnerOptions &options, std::string &status) {
       chosen ? options.cacheDir.getValue() : getDefaultCacheDir();
   if (directory.empty()) {
     status = "off (no home folder to keep it in)";
-    llvm::errs() << "warning: no compile cache: there is no home folder "
-                    "(neither $XDG_CACHE_HOME nor $HOME is an absolute "
-                    "path); set --cache-dir or GPU_RUNNER_CACHE_DIR\n";
-    return std::optional<CompileCache>();
+    printWarning("no compile cache: there is no home folder (neither "
+                 "$XDG_CACHE_HOME nor $HOME is an absolute path); set "
+                 "--cache-dir or GPU_RUNNER_CACHE_DIR");
+    return std::nullopt;
   }
-  llvm::Expected<CompileCache> cache = CompileCache::open(directory, maxSize);
+  Expected<CompileCache> cache = CompileCache::open(directory, maxSize);
   if (cache)
     return std::optional<CompileCache>(std::move(*cache));
   std::string message = llvm::toString(cache.takeError());
-  if (chosen) {
-    fail("--cache-dir: " + message);
-    return failure();
-  }
+  if (chosen)
+    return makeError("--cache-dir: " + message);
   // The default folder is a convenience: the run goes on without it.
-  llvm::errs() << "warning: no compile cache: " << message
-               << "; set --cache-dir, or --no-cache to run without it\n";
+  printWarning("no compile cache: " + message +
+               "; set --cache-dir, or --no-cache to run without it");
   status = "off (" + message + ")";
-  return std::optional<CompileCache>();
+  return std::nullopt;
 }
 
 /// Loads the compiler and compiles the program in `input`.
-FailureOr<CompiledProgram> compile(std::unique_ptr<llvm::MemoryBuffer> input,
-                                   const RunnerOptions &options,
-                                   EntryResult entryResult, Backend backend,
-                                   const PipelineOptions &pipeline, Jit &jit,
-                                   RunTiming &timing) {
+Expected<CompiledProgram> compile(std::unique_ptr<llvm::MemoryBuffer> input,
+                                  const RunnerOptions &options,
+                                  EntryResult entryResult, Backend backend,
+                                  const PipelineOptions &pipeline,
+                                  const RunData &data, Jit &jit,
+                                  RunTiming &timing) {
   CompileOptions compileOptions;
   compileOptions.backend = backend;
   compileOptions.pipeline = pipeline;
@@ -152,8 +145,8 @@ FailureOr<CompiledProgram> compile(std::unique_ptr<llvm::MemoryBuffer> input,
   compileOptions.entryResult = entryResult;
   compileOptions.entryResultFlag = options.entryPointResult;
   compileOptions.withData = options.callsWithData();
-  if (std::optional<LaunchTarget> launch = parseLaunchTarget(options)) {
-    compileOptions.launch = launch;
+  if (data.launch) {
+    compileOptions.launch = data.launch;
     compileOptions.entryPoint = kLaunchEntryName.str();
   }
   compileOptions.printIRAfterAll = options.printIRAfterAll;
@@ -161,37 +154,40 @@ FailureOr<CompiledProgram> compile(std::unique_ptr<llvm::MemoryBuffer> input,
   compileOptions.setActivity = &setActivity;
   ScopedActivity activity("loading the compiler");
   std::unique_ptr<Phase> loadPhase = timing.nest("Compiler load");
-  llvm::Expected<const Compiler *> compiler = loadCompiler();
+  Expected<const Compiler *> compiler = loadCompiler();
   loadPhase.reset();
-  if (!compiler) {
-    fail(llvm::toString(compiler.takeError()));
-    return failure();
-  }
-  return (*compiler)->compileProgram(std::move(input), compileOptions, jit,
-                                     timing.getRoot());
+  if (!compiler)
+    return compiler.takeError();
+  // The compiler has printed its diagnostics: only the status is left.
+  llvm::FailureOr<CompiledProgram> program = (*compiler)->compileProgram(
+      std::move(input), compileOptions, jit, timing.getRoot());
+  if (failed(program))
+    return llvm::make_error<AlreadyReported>();
+  return std::move(*program);
 }
 
 } // namespace
 
-FailureOr<CompiledProgram>
+Expected<CompiledProgram>
 getCompiledProgram(std::unique_ptr<llvm::MemoryBuffer> input,
                    const RunnerOptions &options, EntryResult entryResult,
-                   Backend backend, const PipelineOptions &pipeline, Jit &jit,
-                   RunTiming &timing) {
-  FailureOr<std::optional<CompileCache>> cache =
+                   Backend backend, const PipelineOptions &pipeline,
+                   const RunData &data, Jit &jit, RunTiming &timing) {
+  Expected<std::optional<CompileCache>> cache =
       openCompileCache(options, timing.cacheStatus);
-  if (failed(cache))
-    return failure();
+  if (!cache)
+    return cache.takeError();
   if (!*cache)
     return compile(std::move(input), options, entryResult, backend, pipeline,
-                   jit, timing);
+                   data, jit, timing);
 
   std::string key;
   CompileCache::Lookup found;
   {
     ScopedActivity activity("looking the program up in the compile cache");
     std::unique_ptr<Phase> phase = timing.nest("Cache lookup");
-    key = computeCacheKey(options, backend, pipeline, jit, input->getBuffer());
+    key = computeCacheKey(options, backend, pipeline, data, jit,
+                          input->getBuffer());
     found = (*cache)->lookup(key);
     // An external that no longer resolves is reported where the program
     // declares it, as a compile would.
@@ -205,22 +201,22 @@ getCompiledProgram(std::unique_ptr<llvm::MemoryBuffer> input,
     return std::move(*found.program);
   }
   if (!found.damage.empty())
-    llvm::errs() << "warning: the compile cache entry " << entryPath
-                 << " is damaged (" << found.damage << "): compiling the "
-                 << "program again\n";
+    printWarning("the compile cache entry " + entryPath + " is damaged (" +
+                 found.damage + "): compiling the program again");
 
   timing.cacheStatus = "miss, not stored: the program did not compile";
-  FailureOr<CompiledProgram> program = compile(
-      std::move(input), options, entryResult, backend, pipeline, jit, timing);
-  if (failed(program))
-    return failure();
+  Expected<CompiledProgram> program =
+      compile(std::move(input), options, entryResult, backend, pipeline, data,
+              jit, timing);
+  if (!program)
+    return program.takeError();
   ScopedActivity activity("storing the program in the compile cache");
   std::unique_ptr<Phase> phase = timing.nest("Cache store");
   std::string what = found.damage.empty() ? "miss" : "damaged entry replaced";
-  if (llvm::Error error = (*cache)->store(key, *program)) {
+  if (Error error = (*cache)->store(key, *program)) {
     std::string message = llvm::toString(std::move(error));
-    llvm::errs() << "warning: cannot store the compiled program in the "
-                 << "compile cache: " << message << "\n";
+    printWarning("cannot store the compiled program in the compile cache: " +
+                 message);
     timing.cacheStatus = what + ", not stored: " + message;
   } else {
     timing.cacheStatus = what + ", stored as " + entryPath;

@@ -1,17 +1,11 @@
 //===- RunProgram.cpp - Loading and running a compiled program ------------===//
-//
-// Links the compiled program in the JIT with its GPU binaries, initializes
-// the backend, runs the constructors (which load the GPU modules), calls
-// the entry point, once or as a benchmark, and finalizes the backend, which
-// reports what the program leaked.
-//
-//===----------------------------------------------------------------------===//
 
-#include "runner/RunnerSteps.h"
+#include "runner/RunProgram.h"
 
 #include "runner/Activity.h"
-#include "runner/EntryData.h"
 #include "runner/Jit.h"
+#include "runner/ProgramOutput.h"
+#include "runner/RunnerError.h"
 #include "wrappers/Backend.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -20,75 +14,14 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <iostream>
+#include <string>
 #include <vector>
 
-#include <fcntl.h>
-#include <unistd.h>
-
+using llvm::Error;
+using llvm::Expected;
 using llvm::StringRef;
 
 namespace gpu_runner {
-
-namespace {
-
-/// Whether stdout was closed when the run started (and /dev/null, opened
-/// read-only, took its place).
-bool stdoutWasClosed = false;
-
-/// Why stdout's buffer could not be written, the first time it could not.
-int stdoutError = 0;
-
-} // namespace
-
-void flushProgramOutput() {
-  errno = 0;
-  if (std::fflush(stdout) != 0 && stdoutError == 0)
-    stdoutError = errno;
-  std::cout.flush();
-  llvm::outs().flush();
-}
-
-void occupyClosedStandardStreams() {
-  for (int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
-    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
-      continue;
-    // open returns the lowest free descriptor: this one. Writes to it fail,
-    // and so do reads of stdin, as they would have on the closed one.
-    int opened = open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
-    if (opened != fd) {
-      if (opened != -1)
-        close(opened);
-      continue;
-    }
-    if (fd == STDOUT_FILENO)
-      stdoutWasClosed = true;
-  }
-}
-
-llvm::LogicalResult checkProgramOutput() {
-  flushProgramOutput();
-  std::error_code streamError = llvm::outs().error();
-  if (!std::ferror(stdout) && !std::cout.fail() && !llvm::outs().has_error())
-    return llvm::success();
-  // Else LLVM reports the stream's error as fatal when it is destroyed.
-  llvm::outs().clear_error();
-  std::clearerr(stdout);
-  std::string why;
-  if (stdoutWasClosed)
-    why = "stdout is closed";
-  else if (stdoutError != 0)
-    why = std::strerror(stdoutError);
-  else if (streamError)
-    why = streamError.message();
-  else
-    why = "a write to stdout failed";
-  fail("the program's output could not be written: " + why);
-  return llvm::failure();
-}
 
 namespace {
 
@@ -132,9 +65,9 @@ TimeUnit unitFor(double reference) {
 
 /// What --benchmark-repetitions reports: compile and load times, then the
 /// time per timed run. The runs do not include compiling or loading.
-void printBenchmarkReport(const RunnerOptions &options, double compileSeconds,
-                          StringRef compileNote, double loadSeconds,
-                          std::vector<double> runs) {
+void printBenchmarkTimes(const RunnerOptions &options, double compileSeconds,
+                         StringRef compileNote, double loadSeconds,
+                         std::vector<double> runs) {
   std::sort(runs.begin(), runs.end());
   size_t n = runs.size();
   double median = n % 2 ? runs[n / 2] : (runs[n / 2 - 1] + runs[n / 2]) / 2;
@@ -161,147 +94,156 @@ void printBenchmarkReport(const RunnerOptions &options, double compileSeconds,
   os.flush();
 }
 
+/// Writes the object for --dump-object-file.
+Error writeObjectFile(const RunnerOptions &options, StringRef object) {
+  std::string path = options.getObjectFilename();
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_None);
+  if (error)
+    return makeError("cannot write the object file '" + path +
+                     "': " + error.message());
+  os << object;
+  os.close();
+  if (os.has_error()) {
+    std::string message = os.error().message();
+    os.clear_error(); // else LLVM reports it as fatal
+    return makeError("cannot write the object file '" + path + "': " + message);
+  }
+  return Error::success();
+}
+
 } // namespace
 
-int runProgram(const CompiledProgram &program, Jit &jit,
-               const RunnerOptions &options, EntryResult entryResult,
-               RunTiming &timing, double compileSeconds, RunData &data) {
-  if (options.dumpObjectFile) {
-    std::string path = options.getObjectFilename();
-    std::error_code error;
-    llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_None);
-    if (error)
-      return fail("cannot write the object file '" + path +
-                  "': " + error.message());
-    os << program.object;
-    os.close();
-    if (os.has_error()) {
-      std::string message = os.error().message();
-      os.clear_error(); // else LLVM reports it as fatal
-      return fail("cannot write the object file '" + path + "': " + message);
-    }
-  }
+Expected<std::unique_ptr<ProgramRun>>
+ProgramRun::link(CompiledProgram compiled, Jit &jit,
+                 const RunnerOptions &options, EntryResult entryResult,
+                 RunTiming &timing, double compileSeconds) {
+  if (options.dumpObjectFile)
+    if (Error error = writeObjectFile(options, compiled.object))
+      return std::move(error);
 
-  Clock::time_point loadStart = Clock::now();
-  void *entry;
-  // The sizes of the GPU binaries, which the object reads.
-  std::vector<uint64_t> binarySizes;
+  std::unique_ptr<ProgramRun> run(new ProgramRun(
+      std::move(compiled), jit, options, entryResult, timing, compileSeconds));
+  const CompiledProgram &program = run->program;
+  run->loadStart = Clock::now();
   for (const GpuBinary &binary : program.gpuBinaries)
-    binarySizes.push_back(binary.object.size());
-  {
-    ScopedActivity activity("linking the program");
-    std::unique_ptr<Phase> phase = timing.nest("JIT link");
-    std::vector<std::pair<std::string, const void *>> binarySymbols;
-    for (auto [binary, size] : llvm::zip(program.gpuBinaries, binarySizes)) {
-      binarySymbols.push_back(
-          {getDeviceObjectGlobalName(binary.name), binary.object.data()});
-      binarySymbols.push_back(
-          {getDeviceObjectSizeGlobalName(binary.name), &size});
-    }
-    if (llvm::Error error = jit.defineSymbols(binarySymbols))
-      return fail(llvm::toString(std::move(error)));
-    if (llvm::Error error = jit.addObject(program.object))
-      return fail(llvm::toString(std::move(error)));
-    auto address =
-        jit.lookup(program.signature ? StringRef(kPackedEntryName)
-                                     : StringRef(options.entryPoint));
-    if (!address)
-      return fail(llvm::toString(address.takeError()));
-    entry = *address;
+    run->binarySizes.push_back(binary.object.size());
+  ScopedActivity activity("linking the program");
+  std::unique_ptr<Phase> phase = timing.nest("JIT link");
+  std::vector<std::pair<std::string, const void *>> binarySymbols;
+  for (auto [binary, size] : llvm::zip(program.gpuBinaries, run->binarySizes)) {
+    binarySymbols.push_back(
+        {getDeviceObjectGlobalName(binary.name), binary.object.data()});
+    binarySymbols.push_back(
+        {getDeviceObjectSizeGlobalName(binary.name), &size});
   }
-  if (options.compileOnly)
-    return 0;
+  if (Error error = jit.defineSymbols(binarySymbols))
+    return std::move(error);
+  if (Error error = jit.addObject(program.object))
+    return std::move(error);
+  Expected<void *> address =
+      jit.lookup(program.signature ? StringRef(kPackedEntryName)
+                                   : StringRef(options.entryPoint));
+  if (!address)
+    return address.takeError();
+  run->entry = *address;
+  return std::move(run);
+}
+
+Error ProgramRun::start(RunData &data) {
   // With data: the arguments are checked and made before anything runs.
-  std::unique_ptr<EntryCall> call;
-  void (*programFree)(void *) = nullptr;
   if (program.signature) {
-    llvm::FailureOr<std::unique_ptr<EntryCall>> prepared =
+    Expected<std::unique_ptr<EntryCall>> prepared =
         EntryCall::prepare(*program.signature, data, options);
-    if (failed(prepared))
-      return 1;
+    if (!prepared)
+      return prepared.takeError();
     call = std::move(*prepared);
-    auto address = jit.lookup("free");
+    Expected<void *> address = jit.lookup("free");
     if (!address)
-      return fail(llvm::toString(address.takeError()));
+      return address.takeError();
     programFree = reinterpret_cast<void (*)(void *)>(*address);
   }
-  // Each run's results are read and the program's memory given back; the
-  // last run's are reported.
-  std::vector<DataValue> results;
-  bool resultsRead = true;
-  auto readResults = [&] {
-    flushProgramOutput();
-    llvm::FailureOr<std::vector<DataValue>> taken =
-        call->takeResults(programFree);
-    if (failed(taken))
-      resultsRead = false;
-    else
-      results = std::move(*taken);
-  };
   {
     ScopedActivity activity("starting the backend");
     std::unique_ptr<Phase> phase = timing.nest("Backend initialization");
-    std::string backendError;
     BackendOptions backendOptions;
     backendOptions.device = options.device;
-    if (!initializeBackend(backendOptions, backendError))
-      return fail(backendError);
+    if (Error error = initializeBackend(backendOptions))
+      return error;
   }
   {
     // The constructors load the GPU modules.
     ScopedActivity activity("running the program's global constructors");
     std::unique_ptr<Phase> phase = timing.nest("Module load (constructors)");
-    if (llvm::Error error = jit.initialize())
-      return fail(llvm::toString(std::move(error)));
+    if (Error error = jit.initialize())
+      return error;
   }
-  double loadSeconds = secondsSince(loadStart);
+  loadSeconds = secondsSince(loadStart);
+  return Error::success();
+}
 
-  {
-    ScopedActivity activity(kRunningActivity);
-    std::unique_ptr<Phase> phase = timing.nest("Run");
-    if (options.benchmarkRepetitions == 0) {
-      if (call) {
-        call->call(entry);
-        readResults();
-      } else {
-        callEntryPoint(entry, entryResult);
-      }
+Error ProgramRun::run() {
+  ScopedActivity activity(kRunningActivity);
+  std::unique_ptr<Phase> phase = timing.nest("Run");
+  // Each call's results are read and the program's memory given back.
+  Error errors = Error::success();
+  auto readResults = [&] {
+    flushProgramOutput();
+    Expected<std::vector<DataValue>> taken = call->takeResults(programFree);
+    if (taken)
+      results = std::move(*taken);
+    else
+      errors = llvm::joinErrors(std::move(errors), taken.takeError());
+  };
+  if (options.benchmarkRepetitions == 0) {
+    if (call) {
+      call->call(entry);
+      readResults();
     } else {
-      // Each run ends when the work it enqueued is done, as a run of
-      // iree-benchmark-module does.
-      std::vector<double> runs;
-      unsigned total = options.benchmarkWarmup + options.benchmarkRepetitions;
-      for (unsigned run = 0; run < total; ++run) {
-        Clock::time_point start = Clock::now();
-        if (call)
-          call->call(entry);
-        else
-          callEntryPoint(entry, entryResult);
-        synchronizeBackend();
-        if (run >= options.benchmarkWarmup)
-          runs.push_back(secondsSince(start));
-        if (call)
-          readResults();
-      }
-      printBenchmarkReport(options, compileSeconds,
-                           "compile cache: " + timing.cacheStatus, loadSeconds,
-                           std::move(runs));
+      callEntryPoint(entry, entryResult);
     }
+    return errors;
   }
+  // Each run ends when the work it enqueued is done, as a run of
+  // iree-benchmark-module does.
+  unsigned total = options.benchmarkWarmup + options.benchmarkRepetitions;
+  for (unsigned index = 0; index < total; ++index) {
+    Clock::time_point start = Clock::now();
+    if (call)
+      call->call(entry);
+    else
+      callEntryPoint(entry, entryResult);
+    synchronizeBackend();
+    if (index >= options.benchmarkWarmup)
+      runs.push_back(secondsSince(start));
+    if (call)
+      readResults();
+  }
+  return errors;
+}
 
-  // Results that cannot be read, written or matched fail the run, once the
-  // backend has been finalized like that of any run.
-  bool dataFailed =
-      !resultsRead || (call && failed(reportResults(*program.signature, results,
-                                                    data, options)));
+void ProgramRun::printBenchmarkReport() const {
+  if (options.benchmarkRepetitions == 0)
+    return;
+  printBenchmarkTimes(options, compileSeconds,
+                      "compile cache: " + timing.cacheStatus, loadSeconds,
+                      runs);
+}
 
+Error ProgramRun::reportResults(const RunData &data) const {
+  if (!call)
+    return Error::success();
+  return gpu_runner::reportResults(*program.signature, results, data, options);
+}
+
+Error ProgramRun::finish() {
   ScopedActivity activity("finalizing the backend");
   std::unique_ptr<Phase> phase = timing.nest("Finalization");
   jit.shutDownAsyncRuntime();
-  if (llvm::Error error = jit.deinitialize())
-    return fail(llvm::toString(std::move(error)));
+  if (Error error = jit.deinitialize())
+    return error;
   finalizeBackend();
-  return failed(checkProgramOutput()) || dataFailed ? 1 : 0;
+  return checkProgramOutput();
 }
 
 } // namespace gpu_runner

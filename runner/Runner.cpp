@@ -2,9 +2,10 @@
 //
 // Read the program, find it in the compile cache or compile it (the
 // compiler, runner/compiler/Compiler.h, is loaded only then), link it in
-// the JIT, run it: the steps of RunnerSteps.h. Every step reports its
-// errors as diagnostics with a location where there is one, and the first
-// error stops the run with exit status 1.
+// the JIT, run it: the steps of OptionChecks.h, ProgramSource.h and
+// RunProgram.h. Every step returns its errors, and runGpuRunnerMain alone
+// prints them (RunnerError.h), with a location where there is one; the
+// first error stops the run with exit status 1.
 //
 // No MLIR library is linked here: a program found in the compile cache
 // runs without loading libMLIR.
@@ -14,9 +15,15 @@
 #include "runner/Runner.h"
 
 #include "runner/Activity.h"
+#include "runner/CompilerLoader.h"
 #include "runner/EntryData.h"
 #include "runner/Jit.h"
-#include "runner/RunnerSteps.h"
+#include "runner/OptionChecks.h"
+#include "runner/ProgramOutput.h"
+#include "runner/ProgramSource.h"
+#include "runner/RunProgram.h"
+#include "runner/RunnerError.h"
+#include "runner/SplitInput.h"
 #include "runner/Timeout.h"
 #include "wrappers/Backend.h"
 
@@ -28,20 +35,10 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
-using llvm::FailureOr;
+using llvm::Error;
+using llvm::Expected;
 
 namespace gpu_runner {
-
-RunTiming::RunTiming(std::unique_ptr<TimingReport> report)
-    : report(std::move(report)) {}
-
-RunTiming::~RunTiming() {
-  if (!report)
-    return;
-  flushProgramOutput();
-  llvm::errs() << "compile cache: " << cacheStatus << "\n";
-  report->print();
-}
 
 namespace {
 
@@ -107,6 +104,115 @@ void printVersion(llvm::raw_ostream &os) {
      << "  LLVM version " << LLVM_VERSION_STRING << "\n";
 }
 
+/// --list-devices.
+Error listDevices() {
+  Expected<std::string> text = describeDevices();
+  if (!text)
+    return text.takeError();
+  llvm::outs() << *text;
+  return Error::success();
+}
+
+/// --split-input-file: the part this process runs, when it is a child;
+/// null in the process that ran the parts, once all did well.
+Expected<std::unique_ptr<llvm::MemoryBuffer>>
+runSplitParts(const RunnerOptions &options) {
+  Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+      readInput(options.inputFilename, options.maxInputSize);
+  if (!file)
+    return file.takeError();
+  if (Error error = checkInputIsMLIR(**file))
+    return std::move(error);
+  return runPartsInChildren(**file);
+}
+
+/// Reports the phases of the run from now on, with --timing.
+Error startTiming(const RunnerOptions &options, RunTiming &timing) {
+  if (!options.timing)
+    return Error::success();
+  // MLIR's timing manager comes with the compiler.
+  Expected<const Compiler *> compiler = loadCompiler();
+  if (!compiler)
+    return compiler.takeError();
+  timing.start((*compiler)->createTimingReport());
+  return Error::success();
+}
+
+/// The JIT the program runs in.
+Expected<std::unique_ptr<Jit>> createJit(const RunnerOptions &options,
+                                         RunTiming &timing) {
+  ScopedActivity activity("setting up the JIT");
+  std::unique_ptr<Phase> phase = timing.nest("JIT set-up");
+  JitOptions jitOptions;
+  jitOptions.optLevel = options.getOptLevel();
+  jitOptions.sharedLibs.assign(options.sharedLibs.begin(),
+                               options.sharedLibs.end());
+  return Jit::create(jitOptions);
+}
+
+/// The steps of a run up to the program linked in `jit` (made here) and
+/// ready to start; null where there is nothing to run: --compile-only, or
+/// the process that ran the parts of --split-input-file.
+Expected<std::unique_ptr<ProgramRun>>
+linkProgram(const RunnerOptions &options, Backend backend, const RunData &data,
+            RunTiming &timing, std::unique_ptr<Jit> &jit) {
+  // With --split-input-file each part goes on from here in a child process
+  // of its own, as the whole input; this process returns once all have run.
+  std::unique_ptr<llvm::MemoryBuffer> part;
+  if (options.splitInputFile) {
+    Expected<std::unique_ptr<llvm::MemoryBuffer>> ownPart =
+        runSplitParts(options);
+    if (!ownPart)
+      return ownPart.takeError();
+    if (!*ownPart)
+      return nullptr;
+    part = std::move(*ownPart);
+  }
+  if (options.timeout)
+    startTimeout(options.timeout);
+  if (Error error = startTiming(options, timing))
+    return std::move(error);
+  Clock::time_point compileStart = Clock::now();
+
+  std::unique_ptr<llvm::MemoryBuffer> input;
+  {
+    ScopedActivity activity("reading the input");
+    std::unique_ptr<Phase> phase = timing.nest("Read input");
+    Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+        part ? std::move(part)
+             : readInput(options.inputFilename, options.maxInputSize);
+    if (!file)
+      return file.takeError();
+    input = std::move(*file);
+  }
+  if (Error error = checkInputIsMLIR(*input))
+    return std::move(error);
+
+  Expected<PipelineOptions> pipeline = [&] {
+    std::unique_ptr<Phase> phase = timing.nest("Target selection");
+    return choosePipeline(options, backend);
+  }();
+  if (!pipeline)
+    return pipeline.takeError();
+  Expected<std::unique_ptr<Jit>> created = createJit(options, timing);
+  if (!created)
+    return created.takeError();
+  jit = std::move(*created);
+
+  EntryResult entryResult = *parseEntryResult(options.entryPointResult);
+  Expected<CompiledProgram> program =
+      getCompiledProgram(std::move(input), options, entryResult, backend,
+                         *pipeline, data, *jit, timing);
+  if (!program)
+    return program.takeError();
+  Expected<std::unique_ptr<ProgramRun>> run =
+      ProgramRun::link(std::move(*program), *jit, options, entryResult, timing,
+                       secondsSince(compileStart));
+  if (run && options.compileOnly)
+    return nullptr;
+  return run;
+}
+
 } // namespace
 
 int runGpuRunnerMain(int argc, char **argv) {
@@ -125,93 +231,36 @@ int runGpuRunnerMain(int argc, char **argv) {
       argc, argv,
       "gpu-runner: lower and run an MLIR program that uses the gpu dialect\n");
 
-  if (options.listDevices) {
-    std::string text, error;
-    if (!describeDevices(text, error))
-      return fail(error);
-    llvm::outs() << text;
-    return 0;
-  }
+  if (options.listDevices)
+    return reportErrors(listDevices());
   Backend backend = getBackend();
-  if (failed(checkOptions(options, backend)) ||
-      failed(checkDataOptions(options)))
-    return 1;
-  FailureOr<RunData> data = parseRunData(options);
-  if (failed(data))
-    return 1;
-  EntryResult entryResult = *parseEntryResult(options.entryPointResult);
+  if (Error error = checkOptions(options, backend))
+    return reportErrors(std::move(error));
+  Expected<RunData> data = parseDataFlags(options);
+  if (!data)
+    return reportErrors(data.takeError());
 
-  // With --split-input-file each part goes on from here in a child process
-  // of its own, as the whole input; this process returns once all have run.
-  std::unique_ptr<llvm::MemoryBuffer> part;
-  if (options.splitInputFile) {
-    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
-        readInput(options.inputFilename, options.maxInputSize);
-    if (!file)
-      return fail(llvm::toString(file.takeError()));
-    if (!checkInputIsMLIR(**file))
-      return 1;
-    int status = 0;
-    part = runPartsInChildren(**file, status);
-    if (!part)
-      return status;
-  }
-  if (options.timeout)
-    startTimeout(options.timeout);
-
-  // MLIR's timing manager comes with the compiler.
-  std::unique_ptr<TimingReport> report;
-  if (options.timing) {
-    llvm::Expected<const Compiler *> compiler = loadCompiler();
-    if (!compiler)
-      return fail(llvm::toString(compiler.takeError()));
-    report = (*compiler)->createTimingReport();
-  }
-  RunTiming timing(std::move(report));
-  Clock::time_point compileStart = Clock::now();
-
-  std::unique_ptr<llvm::MemoryBuffer> input;
-  {
-    ScopedActivity activity("reading the input");
-    std::unique_ptr<Phase> phase = timing.nest("Read input");
-    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
-        part ? std::move(part)
-             : readInput(options.inputFilename, options.maxInputSize);
-    if (!file)
-      return fail(llvm::toString(file.takeError()));
-    input = std::move(*file);
-  }
-  if (!checkInputIsMLIR(*input))
-    return 1;
-
-  FailureOr<PipelineOptions> pipeline;
-  {
-    std::unique_ptr<Phase> phase = timing.nest("Target selection");
-    pipeline = choosePipeline(options, backend);
-    if (failed(pipeline))
-      return 1;
-  }
-
+  // Made first and destroyed last: --timing's report follows everything
+  // the run prints, its errors included.
+  RunTiming timing;
   std::unique_ptr<Jit> jit;
-  {
-    ScopedActivity activity("setting up the JIT");
-    std::unique_ptr<Phase> phase = timing.nest("JIT set-up");
-    JitOptions jitOptions;
-    jitOptions.optLevel = options.getOptLevel();
-    jitOptions.sharedLibs.assign(options.sharedLibs.begin(),
-                                 options.sharedLibs.end());
-    auto created = Jit::create(jitOptions);
-    if (!created)
-      return fail(llvm::toString(created.takeError()));
-    jit = std::move(*created);
-  }
-
-  FailureOr<CompiledProgram> program = getCompiledProgram(
-      std::move(input), options, entryResult, backend, *pipeline, *jit, timing);
-  if (failed(program))
-    return 1;
-  return runProgram(*program, *jit, options, entryResult, timing,
-                    secondsSince(compileStart), *data);
+  Expected<std::unique_ptr<ProgramRun>> run =
+      linkProgram(options, backend, *data, timing, jit);
+  if (!run)
+    return reportErrors(run.takeError());
+  if (!*run)
+    return 0;
+  if (Error error = (*run)->start(*data))
+    return reportErrors(std::move(error));
+  // Results that cannot be read, written or matched fail the run, once the
+  // backend has been finalized like that of any run; they are reported
+  // first, as they are found first.
+  int status = reportErrors((*run)->run());
+  (*run)->printBenchmarkReport();
+  if (status == 0)
+    status = reportErrors((*run)->reportResults(*data));
+  int finished = reportErrors((*run)->finish());
+  return status != 0 ? status : finished;
 }
 
 } // namespace gpu_runner

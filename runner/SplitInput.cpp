@@ -12,7 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runner/RunnerSteps.h"
+#include "runner/SplitInput.h"
+
+#include "runner/ProgramOutput.h"
+#include "runner/RunnerError.h"
 
 #include "mlir/Support/ToolUtilities.h"
 
@@ -88,14 +91,12 @@ size_t getFirstLine(const llvm::MemoryBuffer &input, StringRef part) {
 
 } // namespace
 
-std::unique_ptr<llvm::MemoryBuffer>
-runPartsInChildren(const llvm::MemoryBuffer &input, int &status) {
-  status = 1;
-  if (input.getBuffer().starts_with("ML\xefR")) {
-    fail("--split-input-file cuts MLIR text at its '// -----' lines, and '" +
-         input.getBufferIdentifier() + "' is MLIR bytecode");
-    return nullptr;
-  }
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+runPartsInChildren(const llvm::MemoryBuffer &input) {
+  if (input.getBuffer().starts_with("ML\xefR"))
+    return makeError("--split-input-file cuts MLIR text at its '// -----' "
+                     "lines, and '" +
+                     input.getBufferIdentifier() + "' is MLIR bytecode");
   bool anyFailed = false;
   // A status a part ended with other than 0 and 1: not the runner's own,
   // but a sanitizer's or a driver stand-in's, which are passed on.
@@ -105,34 +106,32 @@ runPartsInChildren(const llvm::MemoryBuffer &input, int &status) {
     if (index != 0)
       llvm::outs() << mlir::kDefaultSplitMarker << "\n";
     // Nothing may be left in a buffer when the child copies it.
-    if (failed(checkProgramOutput()))
-      return nullptr;
+    if (llvm::Error error = checkProgramOutput())
+      return std::move(error);
     // Its diagnostics would point at the file's first line, since the
     // blank lines before it cannot be told from its own.
     if (part.trim().empty()) {
-      llvm::errs() << input.getBufferIdentifier() << ":"
-                   << getTextBefore(input, part).count('\n') + 1
-                   << ":1: error: the part of the input that starts here is "
-                   << "empty: it has no entry point to run\n";
+      reportErrors(makeErrorAt(
+          input.getBufferIdentifier() + ":" +
+              Twine(getTextBefore(input, part).count('\n') + 1) + ":1",
+          "the part of the input that starts here is empty: it has no "
+          "entry point to run"));
       anyFailed = true;
       continue;
     }
     pid_t child = fork();
-    if (child == -1) {
-      fail("--split-input-file: cannot start a process to run part " +
-           Twine(index + 1) + ": " + std::strerror(errno));
-      return nullptr;
-    }
+    if (child == -1)
+      return makeError("--split-input-file: cannot start a process to run "
+                       "part " +
+                       Twine(index + 1) + ": " + std::strerror(errno));
     if (child == 0)
       return makePartInput(input, part);
 
     int childStatus = 0;
     while (waitpid(child, &childStatus, 0) == -1) {
-      if (errno != EINTR) {
-        fail("--split-input-file: cannot wait for part " + Twine(index + 1) +
-             ": " + std::strerror(errno));
-        return nullptr;
-      }
+      if (errno != EINTR)
+        return makeError("--split-input-file: cannot wait for part " +
+                         Twine(index + 1) + ": " + std::strerror(errno));
     }
     if (WIFEXITED(childStatus)) {
       int code = WEXITSTATUS(childStatus);
@@ -147,14 +146,17 @@ runPartsInChildren(const llvm::MemoryBuffer &input, int &status) {
       std::signal(SIGPIPE, SIG_DFL);
       std::raise(SIGPIPE);
     }
-    llvm::errs() << input.getBufferIdentifier() << ":"
-                 << getFirstLine(input, part)
-                 << ":1: error: the run of the part of the input from here "
-                 << "ended by signal " << signal << " (" << strsignal(signal)
-                 << ")\n";
+    reportErrors(makeErrorAt(input.getBufferIdentifier() + ":" +
+                                 Twine(getFirstLine(input, part)) + ":1",
+                             "the run of the part of the input from here "
+                             "ended by signal " +
+                                 Twine(signal) + " (" + strsignal(signal) +
+                                 ")"));
     anyFailed = true;
   }
-  status = otherStatus ? otherStatus : anyFailed ? 1 : 0;
+  int status = otherStatus ? otherStatus : anyFailed ? 1 : 0;
+  if (status != 0)
+    return llvm::make_error<AlreadyReported>(status);
   return nullptr;
 }
 

@@ -10,6 +10,7 @@
 #define GPU_RUNNER_WRAPPERS_BACKEND_H
 
 #include "wrappers/BackendKind.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 #include <vector>
@@ -35,18 +36,27 @@ struct RuntimeSymbol {
 /// from. The JIT resolves these names here and nowhere else.
 std::vector<RuntimeSymbol> getRuntimeSymbols();
 
-/// Writes one line per device the backend runs programs on, for
-/// --list-devices. Returns false with `error` when no device answers.
-bool describeDevices(std::string &text, std::string &error);
+// The functions below fail with an llvm::Error, the runner's own kind of
+// error, whose message is a sentence that says what is wrong: the runner is
+// their only caller, and reports it as it reports its own.
+
+/// One line per device the backend runs programs on, for --list-devices;
+/// fails when no device answers.
+llvm::Expected<std::string> describeDevices();
 
 /// The chip that kernels for `device` are compiled for ("sm_90"), or an
-/// empty string for a backend whose kernels run on the host. Returns false
-/// with `error` when the device does not answer (no driver, no such device).
-bool queryDeviceChip(int device, std::string &chip, std::string &error);
+/// empty string for a backend whose kernels run on the host; fails when the
+/// device does not answer (no driver, no such device).
+llvm::Expected<std::string> queryDeviceChip(int device);
 
-/// Prepares the backend before any runtime call. On failure returns false
-/// and sets `error` to a sentence that says what is missing.
-bool initializeBackend(const BackendOptions &options, std::string &error);
+/// Prepares the backend before any runtime call; fails with what is
+/// missing.
+llvm::Error initializeBackend(const BackendOptions &options);
+
+/// What `pointer` points into when it is the backend's device memory,
+/// which the host cannot read ("the 16-byte allocation made by gpu.alloc
+/// at a.mlir:3:10"); empty for any other pointer.
+std::string describeDeviceMemory(const void *pointer);
 
 /// Blocks until all work the program enqueued so far, on every stream, has
 /// run: the end of one timed run of the entry point (--benchmark-

@@ -148,7 +148,9 @@ LogicalResult lowerAndCompileHostCode(ModuleOp module,
   CodeGenerationDiagnostics diagnostics(module, *llvmModule);
   llvm::Expected<std::string> object = compileModule(*llvmModule, jit, timing);
   if (!object) {
-    llvm::errs() << "error: " << llvm::toString(object.takeError()) << "\n";
+    // Not an op's: a plain error, as MLIR prints one without a location.
+    emitError(UnknownLoc::get(module.getContext()))
+        << llvm::toString(object.takeError());
     return failure();
   }
   if (diagnostics.hadErrors())

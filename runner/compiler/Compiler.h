@@ -14,7 +14,8 @@
 // the runner sees of it, and uses no MLIR type: timing crosses it as a
 // Phase, which the compiler implements over MLIR's timing manager. Where
 // LLVM is linked statically (scripts/device-bundle), the compiler is linked
-// in.
+// in. It includes nothing of the runner: the runner depends on the
+// compiler, never the other way round.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +23,7 @@
 #define GPU_RUNNER_RUNNER_COMPILER_COMPILER_H
 
 #include "lowering/device/Targets.h"
-#include "runner/CompileCache.h"
+#include "runner/compiler/EntrySignature.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -61,6 +62,29 @@ inline std::optional<EntryResult> parseEntryResult(llvm::StringRef text) {
 /// that only a native ORC platform, with its runtime library, would run.
 inline constexpr llvm::StringLiteral kInitFunctionName = "__gpu_runner_init";
 inline constexpr llvm::StringLiteral kFiniFunctionName = "__gpu_runner_fini";
+
+/// A GPU binary compiled apart from the host object, which refers to it by
+/// name (getDeviceObjectGlobalName in lowering/device/Targets.h).
+struct GpuBinary {
+  /// The name of its gpu.binary.
+  std::string name;
+  /// What the driver loads.
+  std::string object;
+};
+
+/// What compiling a program gives, and what the compile cache keeps.
+struct CompiledProgram {
+  /// The host object: the program, with its kernels on the host backend.
+  std::string object;
+  /// The external functions and globals it uses, which must resolve when
+  /// it is loaded (the runtime, a --shared-libs library, the process).
+  std::vector<std::string> externals;
+  /// The GPU binaries the object refers to, on a GPU backend.
+  std::vector<GpuBinary> gpuBinaries;
+  /// How to call the entry point with data: set when the program was
+  /// compiled for --input and the other data flags, with kPackedEntryName.
+  std::optional<EntrySignature> signature;
+};
 
 /// What --launch runs: one kernel, on a grid of blocks.
 struct LaunchTarget {
@@ -145,7 +169,8 @@ public:
   virtual void print() = 0;
 };
 
-/// The compiler's entry points.
+/// The compiler's entry points, which the runner finds with loadCompiler
+/// (runner/CompilerLoader.h).
 struct Compiler {
   /// Compiles the program in `input` for `target`, timing each phase under
   /// `timing`. Errors are printed as diagnostics, with their locations.
@@ -159,13 +184,6 @@ struct Compiler {
                                                Phase &timing);
   std::unique_ptr<TimingReport> (*createTimingReport)();
 };
-
-/// The compiler: linked in, or loaded the first time from
-/// libGpuRunnerCompiler.so in the lib folder next to the runner's bin.
-llvm::Expected<const Compiler *> loadCompiler();
-
-/// The file loadCompiler loads; empty where the compiler is linked in.
-std::string getCompilerLibraryPath();
 
 } // namespace gpu_runner
 

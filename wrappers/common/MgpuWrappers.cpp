@@ -67,25 +67,37 @@ std::vector<RuntimeSymbol> getRuntimeSymbols() {
   return symbols;
 }
 
-bool describeDevices(std::string &text, std::string &error) {
-  Status status = getRuntime().describeDevices(text);
-  if (!status.ok())
-    error = status.message();
-  return status.ok();
+namespace {
+
+/// A failed Status of the runtime as the llvm::Error Backend.h returns.
+llvm::Error toError(const Status &status) {
+  if (status.ok())
+    return llvm::Error::success();
+  return llvm::createStringError(status.message());
 }
 
-bool queryDeviceChip(int device, std::string &chip, std::string &error) {
-  Status status = getRuntime().getDeviceChip(device, chip);
-  if (!status.ok())
-    error = status.message();
-  return status.ok();
+} // namespace
+
+llvm::Expected<std::string> describeDevices() {
+  std::string text;
+  if (llvm::Error error = toError(getRuntime().describeDevices(text)))
+    return std::move(error);
+  return text;
 }
 
-bool initializeBackend(const BackendOptions &options, std::string &error) {
-  Status status = getRuntime().initialize(options.device);
-  if (!status.ok())
-    error = status.message();
-  return status.ok();
+llvm::Expected<std::string> queryDeviceChip(int device) {
+  std::string chip;
+  if (llvm::Error error = toError(getRuntime().getDeviceChip(device, chip)))
+    return std::move(error);
+  return chip;
+}
+
+llvm::Error initializeBackend(const BackendOptions &options) {
+  return toError(getRuntime().initialize(options.device));
+}
+
+std::string describeDeviceMemory(const void *pointer) {
+  return getRuntime().describeDeviceMemory(pointer);
 }
 
 void synchronizeBackend() { check(getRuntime().synchronize(), nullptr); }

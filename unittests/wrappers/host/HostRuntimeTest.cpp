@@ -221,9 +221,9 @@ TEST_CASE("the upstream module and kernel functions report that the host "
 TEST_CASE("finalizeBackend warns about leaks and the program exits normally",
           "[abi]") {
   ChildResult result = runInChild([] {
-    std::string error;
-    if (!initializeBackend(BackendOptions(), error))
-      std::printf("initialize failed: %s\n", error.c_str());
+    if (llvm::Error error = initializeBackend(BackendOptions()))
+      std::printf("initialize failed: %s\n",
+                  llvm::toString(std::move(error)).c_str());
     void *leaked = mgpuMemAllocAt(4096, nullptr, false, "gpu.alloc@m.mlir:3:5");
     void *freed = mgpuMemAllocAt(16, nullptr, true, "gpu.alloc@m.mlir:4:5");
     mgpuMemset8At(leaked, 1, 4096, nullptr, "gpu.memset@m.mlir:5:5");
@@ -241,7 +241,8 @@ TEST_CASE("the backend names itself and rejects other devices", "[abi]") {
   CHECK(std::string(getBackendName(getBackend())) == "host");
   BackendOptions options;
   options.device = 3;
-  std::string error;
-  CHECK_FALSE(initializeBackend(options, error));
-  CHECK(error == "the host backend has one device, 0: there is no device 3");
+  llvm::Error error = initializeBackend(options);
+  REQUIRE(static_cast<bool>(error));
+  CHECK(llvm::toString(std::move(error)) ==
+        "the host backend has one device, 0: there is no device 3");
 }

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GPU_RUNNER_RUNNER_ENTRYSIGNATURE_H
-#define GPU_RUNNER_RUNNER_ENTRYSIGNATURE_H
+#ifndef GPU_RUNNER_RUNNER_COMPILER_ENTRYSIGNATURE_H
+#define GPU_RUNNER_RUNNER_COMPILER_ENTRYSIGNATURE_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -129,4 +129,4 @@ inline constexpr llvm::StringLiteral kLaunchEntryName = "__gpu_runner_launch";
 
 } // namespace gpu_runner
 
-#endif // GPU_RUNNER_RUNNER_ENTRYSIGNATURE_H
+#endif // GPU_RUNNER_RUNNER_COMPILER_ENTRYSIGNATURE_H

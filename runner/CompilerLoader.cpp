@@ -1,12 +1,11 @@
 //===- CompilerLoader.cpp - Finding the compiler --------------------------===//
 //
-// The runner loads libGpuRunnerCompiler.so, and with it libMLIR, only when
-// it compiles; where LLVM is linked statically the compiler is linked in
-// (GPU_RUNNER_COMPILER_LINKED).
+// See CompilerLoader.h. GPU_RUNNER_COMPILER_LINKED says the compiler is
+// linked in.
 //
 //===----------------------------------------------------------------------===//
 
-#include "runner/compiler/Compiler.h"
+#include "runner/CompilerLoader.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/DynamicLibrary.h"
