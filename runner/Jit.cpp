@@ -348,7 +348,7 @@ Jit::findUnresolvedSymbols(ArrayRef<std::string> names) {
     return std::vector<std::string>(names.begin(), names.end());
   }
   for (const std::string &name : names)
-    if (!found->count(mangle(name)))
+    if (!found->contains(mangle(name)))
       unresolved.push_back(name);
   return unresolved;
 }

@@ -300,7 +300,7 @@ Expected<DataValue> parseDataValue(StringRef text, uint64_t maxBytes,
                     "'" + typeName +
                         "' is not an element type (i1, i8, i16, i32, i64, "
                         "index, f16, f32, f64)");
-  value.type = *type;
+  value.type = type;
   unsigned elementSize = getElementSize(*type);
   std::optional<uint64_t> count =
       countElements(value.shape, maxBytes / elementSize);

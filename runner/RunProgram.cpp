@@ -186,6 +186,7 @@ int runProgram(const CompiledProgram &program, Jit &jit,
   void *entry;
   // The sizes of the GPU binaries, which the object reads.
   std::vector<uint64_t> binarySizes;
+  binarySizes.reserve(program.gpuBinaries.size());
   for (const GpuBinary &binary : program.gpuBinaries)
     binarySizes.push_back(binary.object.size());
   {
