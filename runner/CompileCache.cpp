@@ -542,7 +542,7 @@ CompileCache::Lookup CompileCache::lookup(StringRef key) {
       if (!sys::fs::openFileForRead(path, fd)) {
         (void)sys::fs::setLastAccessAndModificationTime(
             fd, std::chrono::system_clock::now());
-        sys::Process::SafelyCloseFileDescriptor(fd);
+        (void)sys::Process::SafelyCloseFileDescriptor(fd);
       }
       result.program = std::move(*program);
       return result;
