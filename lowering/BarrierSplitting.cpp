@@ -308,11 +308,12 @@ bool BarrierSplitter::KernelPieces::isRecomputable(Value value,
   // recomputable, which only costs a buffer.
   constexpr unsigned kMaxDepth = 16;
   Operation *op = value.getDefiningOp();
-  bool result = op && depth < kMaxDepth && op->getNumRegions() == 0 &&
-                isMemoryEffectFree(op) &&
-                llvm::all_of(op->getOperands(), [&](Value operand) {
-                  return isRecomputable(operand, depth + 1);
-                });
+  bool result =
+      op && depth < kMaxDepth && op->getNumRegions() == 0 &&
+      isMemoryEffectFree(op) &&
+      llvm::all_of(
+          op->getOperands(),
+          [&](Value operand) { return isRecomputable(operand, depth + 1); });
   recomputable[value] = result;
   return result;
 }

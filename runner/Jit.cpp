@@ -364,7 +364,7 @@ Error Jit::callVoidFunction(StringRef name) {
   Expected<void *> function = lookup(name);
   if (!function)
     return function.takeError();
-  reinterpret_cast<void (*)()> (*function)();
+  reinterpret_cast<void (*)()>(*function)();
   return Error::success();
 }
 

@@ -9,8 +9,8 @@
 #include "wrappers/host/Runtime.h"
 
 #include "wrappers/common/StridedCopy.h"
-#include "wrappers/host/HostCopies.h"
 #include "wrappers/host/FaultHandler.h"
+#include "wrappers/host/HostCopies.h"
 
 #include <algorithm>
 #include <cstring>

@@ -53,10 +53,9 @@ public:
 
   StreamTask() = default;
   StreamTask(std::nullptr_t) {}
-  template <typename F,
-            typename = std::enable_if_t<
-                !std::is_same_v<std::decay_t<F>, StreamTask> &&
-                std::is_invocable_r_v<Status, std::decay_t<F> &>>>
+  template <typename F, typename = std::enable_if_t<
+                            !std::is_same_v<std::decay_t<F>, StreamTask> &&
+                            std::is_invocable_r_v<Status, std::decay_t<F> &>>>
   StreamTask(F &&function) {
     using Stored = std::decay_t<F>;
     if constexpr (fitsInline<Stored>()) {

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/gpu/GpuRuntime.h"
 #include "wrappers/cuda/DriverApi.h"
+#include "wrappers/gpu/GpuRuntime.h"
 
 #include "unittests/wrappers/TestSupport.h"
 

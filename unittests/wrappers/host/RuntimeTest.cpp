@@ -548,12 +548,12 @@ TEST_CASE("a copy on a stream that takes no work reports the stream before "
   void *unknown = reinterpret_cast<void *>(12345);
   // Ranges that pass, and ranges that fail: the stream's error either way.
   for (uint64_t bytes : {uint64_t(16), uint64_t(200)}) {
-    REQUIRE_ERROR(runtime.memcpy(device, host.data(), bytes, released,
-                                 "gpu.memcpy"),
-                  kReleasedStream);
-    REQUIRE_ERROR(runtime.memcpy(host.data(), device, bytes, unknown,
-                                 "gpu.memcpy"),
-                  "invalid stream handle 0x3039");
+    REQUIRE_ERROR(
+        runtime.memcpy(device, host.data(), bytes, released, "gpu.memcpy"),
+        kReleasedStream);
+    REQUIRE_ERROR(
+        runtime.memcpy(host.data(), device, bytes, unknown, "gpu.memcpy"),
+        "invalid stream handle 0x3039");
     Descriptor<1> dst{device, device, 0, {int64_t(bytes)}, {1}};
     Descriptor<1> src{host.data(), host.data(), 0, {int64_t(bytes)}, {1}};
     REQUIRE_ERROR(
