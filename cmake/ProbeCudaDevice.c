@@ -7,9 +7,9 @@ int main(void) {
   void *library = dlopen("libcuda.so.1", RTLD_NOW);
   if (!library)
     return 1;
-  CUresult (*init)(unsigned) = (CUresult(*)(unsigned))dlsym(library, "cuInit");
+  CUresult (*init)(unsigned) = (CUresult (*)(unsigned))dlsym(library, "cuInit");
   CUresult (*count)(int *) =
-      (CUresult(*)(int *))dlsym(library, "cuDeviceGetCount");
+      (CUresult (*)(int *))dlsym(library, "cuDeviceGetCount");
   int devices = 0;
   if (!init || !count || init(0) != CUDA_SUCCESS ||
       count(&devices) != CUDA_SUCCESS)

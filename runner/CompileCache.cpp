@@ -525,7 +525,7 @@ std::string CompileCache::getEntryPath(StringRef key) const {
 
 CompileCache::Lookup CompileCache::lookup(StringRef key) {
   Lookup result;
-  found->reset();
+  *found = nullptr;
   Expected<AddStreamFn> stream = cache(0, key, "");
   if (!stream) {
     // Unreadable: as good as damaged.
@@ -533,7 +533,7 @@ CompileCache::Lookup CompileCache::lookup(StringRef key) {
   } else if (*found) {
     Expected<CompiledProgram> program =
         deserializeCompiledProgram(key, (*found)->getBuffer());
-    found->reset();
+    *found = nullptr;
     if (program) {
       // A hit makes the entry the most recently used, for eviction; set
       // here, since a file system mounted noatime would not record it.
@@ -542,7 +542,7 @@ CompileCache::Lookup CompileCache::lookup(StringRef key) {
       if (!sys::fs::openFileForRead(path, fd)) {
         (void)sys::fs::setLastAccessAndModificationTime(
             fd, std::chrono::system_clock::now());
-        sys::Process::SafelyCloseFileDescriptor(fd);
+        (void)sys::Process::SafelyCloseFileDescriptor(fd);
       }
       result.program = std::move(*program);
       return result;
@@ -557,7 +557,7 @@ CompileCache::Lookup CompileCache::lookup(StringRef key) {
 }
 
 Error CompileCache::store(StringRef key, const CompiledProgram &program) {
-  found->reset();
+  *found = nullptr;
   Expected<AddStreamFn> addStream = cache(0, key, "");
   if (!addStream)
     return addStream.takeError();
@@ -568,7 +568,7 @@ Error CompileCache::store(StringRef key, const CompiledProgram &program) {
     return stream.takeError();
   *(*stream)->OS << serializeCompiledProgram(key, program);
   Error error = (*stream)->commit();
-  found->reset();
+  *found = nullptr;
   if (error)
     return error;
 

@@ -32,8 +32,8 @@ namespace gpu_runner {
 class AlignedBuffer {
 public:
   AlignedBuffer() = default;
-  /// `bytes` zeroed bytes; false when they cannot be had.
-  bool allocate(uint64_t bytes);
+  /// `size` zeroed bytes; false when they cannot be had.
+  bool allocate(uint64_t size);
   char *data() const { return storage.get(); }
   uint64_t size() const { return bytes; }
 

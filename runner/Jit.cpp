@@ -348,7 +348,7 @@ Jit::findUnresolvedSymbols(ArrayRef<std::string> names) {
     return std::vector<std::string>(names.begin(), names.end());
   }
   for (const std::string &name : names)
-    if (!found->count(mangle(name)))
+    if (!found->contains(mangle(name)))
       unresolved.push_back(name);
   return unresolved;
 }
@@ -364,7 +364,7 @@ Error Jit::callVoidFunction(StringRef name) {
   Expected<void *> function = lookup(name);
   if (!function)
     return function.takeError();
-  reinterpret_cast<void (*)()> (*function)();
+  reinterpret_cast<void (*)()>(*function)();
   return Error::success();
 }
 

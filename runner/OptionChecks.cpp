@@ -95,8 +95,8 @@ Error checkInputIsMLIR(const llvm::MemoryBuffer &input) {
   StringRef text = input.getBuffer();
   if (text.starts_with("ML\xefR"))
     return Error::success();
-  auto *begin = reinterpret_cast<const llvm::UTF8 *>(text.begin());
-  auto *end = reinterpret_cast<const llvm::UTF8 *>(text.end());
+  const auto *begin = reinterpret_cast<const llvm::UTF8 *>(text.begin());
+  const auto *end = reinterpret_cast<const llvm::UTF8 *>(text.end());
   const llvm::UTF8 *bad = begin;
   size_t offset = text.find('\0');
   if (!llvm::isLegalUTF8String(&bad, end))

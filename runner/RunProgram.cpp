@@ -126,6 +126,7 @@ ProgramRun::link(CompiledProgram compiled, Jit &jit,
       std::move(compiled), jit, options, entryResult, timing, compileSeconds));
   const CompiledProgram &program = run->program;
   run->loadStart = Clock::now();
+  run->binarySizes.reserve(program.gpuBinaries.size());
   for (const GpuBinary &binary : program.gpuBinaries)
     run->binarySizes.push_back(binary.object.size());
   ScopedActivity activity("linking the program");

@@ -61,7 +61,7 @@ readInput(llvm::StringRef name, unsigned limitMiB) {
                                    "': " + llvm::toString(file.takeError()));
   llvm::scope_exit closeFile([&] {
     if (!isStdin)
-      fs::closeFile(*file);
+      (void)fs::closeFile(*file);
   });
   fs::file_status status;
   if (std::error_code error = fs::status(*file, status))

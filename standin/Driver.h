@@ -165,8 +165,8 @@ public:
   Error createEvent(unsigned flags, bool timing, void *&handle);
   Error destroyEvent(void *handle);
   Error recordEvent(void *event, void *stream);
-  Error queryEvent(void *event);
-  Error synchronizeEvent(void *event);
+  Error queryEvent(void *handle);
+  Error synchronizeEvent(void *handle);
   Error streamWaitEvent(void *stream, void *event);
   Error getElapsedMilliseconds(void *start, void *stop, float &milliseconds);
 

@@ -388,6 +388,7 @@ std::string Memory::describe(const void *pointer) const {
 
 std::vector<Allocation> Memory::liveAllocations() const {
   std::vector<Allocation> result;
+  result.reserve(allocations.size());
   for (const auto &[begin, record] : allocations)
     result.push_back(record);
   std::sort(
@@ -398,6 +399,7 @@ std::vector<Allocation> Memory::liveAllocations() const {
 
 std::vector<Registration> Memory::liveRegistrations() const {
   std::vector<Registration> result;
+  result.reserve(registrations.size());
   for (const auto &[begin, record] : registrations)
     result.push_back(record);
   std::sort(

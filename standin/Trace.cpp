@@ -39,7 +39,10 @@ bool parseFaults(const std::string &text,
     }
     if (count.empty() ||
         count.find_first_not_of("0123456789") != std::string::npos ||
-        count.size() > 18 || (fault.call = std::stoull(count)) == 0) {
+        count.size() > 18 ||
+        // Read once the text is known to be a number of 18 digits at most.
+        // NOLINTNEXTLINE(bugprone-assignment-in-if-condition)
+        (fault.call = std::stoull(count)) == 0) {
       error = "'" + count + "' in '" + item +
               "' is not a call number (1 is the first call)";
       return false;

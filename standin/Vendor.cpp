@@ -25,22 +25,22 @@ const char *Vendor::getErrorName(int code) const {
   return nullptr;
 }
 
-bool Vendor::getCodeByName(const std::string &text, int &code) const {
+bool Vendor::getCodeByName(const std::string &name, int &code) const {
   for (const ErrorName &error : errors)
-    if (text == error.name) {
+    if (name == error.name) {
       code = error.code;
       return true;
     }
   return false;
 }
 
-bool Vendor::isEntryPoint(const std::string &text) const {
+bool Vendor::isEntryPoint(const std::string &name) const {
   Dl_info info;
-  if (text.compare(0, std::strlen(entryPrefix), entryPrefix) != 0 ||
+  if (name.compare(0, std::strlen(entryPrefix), entryPrefix) != 0 ||
       !dladdr(anchor, &info))
     return false;
   void *self = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
-  bool found = self && dlsym(self, text.c_str());
+  bool found = self && dlsym(self, name.c_str());
   if (self)
     dlclose(self);
   return found;

@@ -107,7 +107,7 @@ public:
     check(driver.cuEventCreateFn(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
     this->device = device;
   }
-  ~CudaApi() {
+  ~CudaApi() override {
     check(driver.cuEventDestroyFn(start), "cuEventDestroy");
     check(driver.cuEventDestroyFn(stop), "cuEventDestroy");
     check(driver.cuStreamDestroyFn(stream), "cuStreamDestroy");
@@ -173,7 +173,7 @@ private:
   static CUdeviceptr address(const void *ptr) {
     return reinterpret_cast<CUdeviceptr>(ptr);
   }
-  void check(CUresult result, const char *call) {
+  void check(CUresult result, const char *call) const {
     if (result == CUDA_SUCCESS)
       return;
     const char *name = nullptr;

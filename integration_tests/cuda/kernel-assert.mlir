@@ -1,7 +1,7 @@
 // cf.assert in a kernel compiles for a GPU: upstream's NVVM lowering makes
 // it a call of CUDA's __assertfail with the file, line and function of its
 // location, the strings the host backend prints too
-// (errors/kernel-assert-locations.mlir).
+// (errors/asserts/kernel-assert-locations.mlir).
 // REQUIRES: cuda-runner
 // RUN: %gpu-runner-cuda --compile-only --gpu-chip=sm_90 --print-ir-after-all %s 2>&1 | FileCheck %s
 

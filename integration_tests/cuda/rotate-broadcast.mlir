@@ -9,7 +9,7 @@
 // RUN: %gpu-runner-cuda --compile-only --gpu-chip=sm_90 --print-ir-after-all %s 2>&1 | FileCheck %s
 // RUN: rm -rf %t && %gpu-runner-cuda --compile-only --gpu-chip=sm_75 --dump-gpu-binary=%t %s
 // RUN: %python %S/Inputs/list-fatbin.py %t/kernels.fatbin | FileCheck %s --check-prefix=FATBIN
-// RUN: %expect-exit-1 %gpu-runner-cuda --compile-only %S/../errors/rotate-too-wide.mlir 2>&1 | FileCheck %S/../errors/rotate-too-wide.mlir
+// RUN: %expect-exit-1 %gpu-runner-cuda --compile-only %S/../errors/kernel-ops/rotate-too-wide.mlir 2>&1 | FileCheck %S/../errors/kernel-ops/rotate-too-wide.mlir
 
 // FATBIN: elf sm_75 (ELF for sm_75)
 

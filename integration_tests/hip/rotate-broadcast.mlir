@@ -6,8 +6,8 @@
 // REQUIRES: hip-runner
 // RUN: rm -rf %t && %gpu-runner-hip --compile-only --gpu-chip=gfx90a --dump-gpu-binary=%t %s
 // RUN: llvm-objdump -d %t/kernels.hsaco | FileCheck %s
-// RUN: %gpu-runner-hip --compile-only --gpu-chip=gfx90a %S/../errors/rotate-too-wide.mlir
-// RUN: %expect-exit-1 %gpu-runner-hip --compile-only --gpu-chip=gfx1100 %S/../errors/rotate-too-wide.mlir 2>&1 | FileCheck %S/../errors/rotate-too-wide.mlir
+// RUN: %gpu-runner-hip --compile-only --gpu-chip=gfx90a %S/../errors/kernel-ops/rotate-too-wide.mlir
+// RUN: %expect-exit-1 %gpu-runner-hip --compile-only --gpu-chip=gfx1100 %S/../errors/kernel-ops/rotate-too-wide.mlir 2>&1 | FileCheck %S/../errors/kernel-ops/rotate-too-wide.mlir
 
 // CHECK-LABEL: <rotate>:
 // CHECK:         ds_bpermute_b32

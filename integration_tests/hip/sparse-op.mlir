@@ -1,4 +1,5 @@
 // The sparse ops are refused by name for AMD GPUs too, before anything
-// is compiled: the program and its expected error are errors/sparse-op.mlir.
+// is compiled: the program and its expected error are
+// errors/unsupported/sparse-op.mlir.
 // REQUIRES: hip-runner
-// RUN: %expect-exit-1 %gpu-runner-hip --compile-only %S/../errors/sparse-op.mlir 2>&1 | FileCheck %S/../errors/sparse-op.mlir --implicit-check-not=error:
+// RUN: %expect-exit-1 %gpu-runner-hip --compile-only %S/../errors/unsupported/sparse-op.mlir 2>&1 | FileCheck %S/../errors/unsupported/sparse-op.mlir --implicit-check-not=error:

@@ -5,8 +5,8 @@
 // REQUIRES: hip-runner
 // RUN: rm -rf %t && %gpu-runner-hip --compile-only --gpu-chip=gfx90a --dump-gpu-binary=%t %S/../run/kernels/warp-execute.mlir
 // RUN: llvm-objdump -d %t/kernels.hsaco | FileCheck %s
-// RUN: %gpu-runner-hip --compile-only --gpu-chip=gfx90a %S/../errors/warp-execute-too-wide.mlir
-// RUN: %expect-exit-1 %gpu-runner-hip --compile-only --gpu-chip=gfx1100 %S/../errors/warp-execute-too-wide.mlir 2>&1 | FileCheck %S/../errors/warp-execute-too-wide.mlir --check-prefix=WAVE32
+// RUN: %gpu-runner-hip --compile-only --gpu-chip=gfx90a %S/../errors/kernel-ops/warp-execute-too-wide.mlir
+// RUN: %expect-exit-1 %gpu-runner-hip --compile-only --gpu-chip=gfx1100 %S/../errors/kernel-ops/warp-execute-too-wide.mlir 2>&1 | FileCheck %S/../errors/kernel-ops/warp-execute-too-wide.mlir --check-prefix=WAVE32
 
 // Each lane writes its 2 floats; lane 0 reads the 64.
 // CHECK-LABEL: <reverse>:

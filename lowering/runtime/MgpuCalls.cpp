@@ -17,13 +17,13 @@ namespace {
 
 /// The LLVM type that carries a C type of the ABI.
 template <typename T> Type getLLVMType(MLIRContext *context) {
-  if constexpr (std::is_void_v<T>)
+  if constexpr (std::is_void_v<T>) {
     return LLVM::LLVMVoidType::get(context);
-  else if constexpr (std::is_pointer_v<T>)
+  } else if constexpr (std::is_pointer_v<T>) {
     return LLVM::LLVMPointerType::get(context);
-  else if constexpr (std::is_same_v<T, bool>)
+  } else if constexpr (std::is_same_v<T, bool>) {
     return IntegerType::get(context, 8);
-  else {
+  } else {
     static_assert(std::is_integral_v<T>,
                   "the mgpu ABI only passes integers, bool and pointers");
     return IntegerType::get(context, sizeof(T) * 8);

@@ -29,7 +29,8 @@ gpu::CompilationTarget getKernelObjectFormat(const CompileOptions &options) {
 
 /// Compiles the gpu.module in `bytecode` (a module holding it, as MLIR
 /// bytecode) with the kernel pipeline. Its messages quote `source`.
-KernelResult compileKernels(std::string bytecode, llvm::MemoryBufferRef source,
+KernelResult compileKernels(const std::string &bytecode,
+                            llvm::MemoryBufferRef source,
                             const CompileOptions &options,
                             TimingScope &timing) {
   KernelResult result;
@@ -96,8 +97,8 @@ std::vector<KernelJob> startKernelJobs(ModuleOp module,
         std::async(std::launch::async,
                    [bytecode = std::move(bytecode), source, &options,
                     scope = timing.nest("GPU kernel compilation")]() mutable {
-                     KernelResult result = compileKernels(
-                         std::move(bytecode), source, options, scope);
+                     KernelResult result =
+                         compileKernels(bytecode, source, options, scope);
                      scope.stop(); // Not when the future that holds it goes.
                      return result;
                    });

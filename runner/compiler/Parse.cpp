@@ -32,7 +32,7 @@
 #include <thread>
 
 #include <fcntl.h>
-#include <signal.h>
+#include <signal.h> // NOLINT(modernize-deprecated-headers): POSIX's sigaction
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -136,6 +136,8 @@ LogicalResult checkNesting(llvm::SourceMgr &sourceMgr, MLIRContext &context) {
 /// error the reader reported).
 constexpr int kReaderCrashedStatus = 125;
 
+// The sanitizers' own name for it.
+// NOLINTNEXTLINE(bugprone-reserved-identifier)
 extern "C" void __sanitizer_set_death_callback(void (*)())
     __attribute__((weak));
 

@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include <signal.h>
+#include <signal.h> // NOLINT(modernize-deprecated-headers): POSIX's sigaction
 #include <sys/syscall.h>
 #include <unistd.h>
 

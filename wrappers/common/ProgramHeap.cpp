@@ -166,7 +166,7 @@ private:
     // Without a range of its own, the program uses the C library's heap.
   }
 
-  char *alignDown(char *address) const {
+  char *alignDown(const char *address) const {
     return reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(address) /
                                     pageSize * pageSize);
   }

@@ -138,6 +138,7 @@ Status GpuRuntime::synchronize() {
   if (!loaded)
     return Status();
   std::vector<int> used;
+  used.reserve(devices.size());
   for (auto &[index, device] : devices)
     used.push_back(index);
   for (int index : used) {

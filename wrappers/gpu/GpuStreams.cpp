@@ -26,8 +26,7 @@ uint64_t tokenId(void *token) { return reinterpret_cast<uintptr_t>(token); }
 //===----------------------------------------------------------------------===//
 
 void *GpuRuntime::addToken(Token token) {
-  if (nextTokenId < kFirstTokenId)
-    nextTokenId = kFirstTokenId;
+  nextTokenId = std::max(nextTokenId, kFirstTokenId);
   uint64_t id = nextTokenId++;
   tokens.emplace(id, std::move(token));
   return reinterpret_cast<void *>(static_cast<uintptr_t>(id));

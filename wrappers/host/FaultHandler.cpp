@@ -23,7 +23,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <signal.h>
+#include <signal.h> // NOLINT(modernize-deprecated-headers): POSIX's sigaction
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>

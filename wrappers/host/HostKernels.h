@@ -158,7 +158,7 @@ private:
   struct Grid;
   struct Worker;
 
-  static void *workerMain(void *worker);
+  static void *workerMain(void *executor);
   void workerLoop();
   /// Both expect `mutex` to be held.
   void startWorkers();

@@ -333,6 +333,7 @@ std::vector<DeviceMemory::Leak> DeviceMemory::liveAllocations() const {
   std::sort(live.begin(), live.end(),
             [](const auto &a, const auto &b) { return a.first < b.first; });
   std::vector<Leak> leaks;
+  leaks.reserve(live.size());
   for (auto &entry : live)
     leaks.push_back(std::move(entry.second));
   return leaks;

@@ -248,6 +248,8 @@ Status HostRuntime::launchKernel(const KernelLaunch &launch, const void *args,
   pending->launch = launch;
   pending->launch.loc = loc;
   size_t bytes = static_cast<size_t>(argsBytes);
+  // Not std::make_unique, which would zero what the copy below writes.
+  // NOLINTNEXTLINE(modernize-make-unique)
   pending->args.reset(new ArgumentChunk[std::max<size_t>(
       1, (bytes + sizeof(ArgumentChunk) - 1) / sizeof(ArgumentChunk))]);
   if (bytes > 0)

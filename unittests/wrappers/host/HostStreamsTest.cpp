@@ -278,8 +278,8 @@ TEST_CASE("a released stream finishes its work; only new work on it is an "
   // Destroy does not wait for the gated task.
   REQUIRE_OK(streams.destroy(stream));
   CHECK_FALSE(ran);
-  Status status = streams.enqueue(
-      stream, [] { return Status(); }, "gpu.memcpy");
+  Status status =
+      streams.enqueue(stream, [] { return Status(); }, "gpu.memcpy");
   REQUIRE_FALSE(status.ok());
   CHECK(status.message() == kReleased);
   REQUIRE_ERROR(streams.checkEnqueue(stream), kReleased);
@@ -472,10 +472,7 @@ TEST_CASE("several threads can enqueue on several streams at once",
                  .ok())
           ++failures;
       // A synchronous op from each thread, while the others enqueue.
-      if (!streams
-               .enqueue(
-                   nullptr, [] { return Status(); }, "gpu.memcpy")
-               .ok())
+      if (!streams.enqueue(nullptr, [] { return Status(); }, "gpu.memcpy").ok())
         ++failures;
       if (!streams.synchronize(stream).ok() || !streams.destroy(stream).ok())
         ++failures;
@@ -510,9 +507,8 @@ TEST_CASE("shutdown drains every stream and joins the workers", "[stream]") {
   // Handles stay unique across a shutdown; old ones are released.
   void *c = createStream(streams);
   CHECK(reinterpret_cast<uintptr_t>(c) == 4);
-  REQUIRE_ERROR(streams.enqueue(
-                    a, [] { return Status(); }, "gpu.memcpy"),
-                kReleased);
+  REQUIRE_ERROR(
+      streams.enqueue(a, [] { return Status(); }, "gpu.memcpy"), kReleased);
 }
 
 //===----------------------------------------------------------------------===//
@@ -587,9 +583,8 @@ TEST_CASE("a completed token waits for nothing, not for new work on the "
   CHECK(event == old);
   REQUIRE_OK(streams.releaseToken(old));
   // Only new work on the released stream itself is refused.
-  REQUIRE_ERROR(streams.enqueue(
-                    old, [] { return Status(); }, "gpu.memcpy"),
-                kReleased);
+  REQUIRE_ERROR(
+      streams.enqueue(old, [] { return Status(); }, "gpu.memcpy"), kReleased);
   gate.open();
   REQUIRE_OK(streams.releaseToken(busy));
   REQUIRE_OK(streams.releaseToken(stream));
@@ -677,8 +672,7 @@ TEST_CASE("released events are forgotten once their work is done",
 // waiter and the worker meet through the completed count and the waiter's
 // mark (StreamManager::waitFor). These tests exercise each hand-over.
 
-TEST_CASE("a worker that went to sleep is woken by the next push",
-          "[stream]") {
+TEST_CASE("a worker that went to sleep is woken by the next push", "[stream]") {
   StreamManager streams;
   void *stream = createStream(streams);
   int ran = 0; // plain int: synchronize orders it for the test thread
@@ -764,8 +758,7 @@ TEST_CASE("a sticky failure skips every later task, however they arrive",
   CHECK(ranAfter == 0);
 }
 
-TEST_CASE("threads enqueuing on one stream each keep their order",
-          "[stream]") {
+TEST_CASE("threads enqueuing on one stream each keep their order", "[stream]") {
   // Pushes are serialized by the manager's mutex, the queue's one
   // producer at a time.
   StreamManager streams;
@@ -823,8 +816,7 @@ TEST_CASE("a task's captures are destroyed before it counts as done",
   std::atomic<int> destroyed{0};
   for (int i = 0; i < 3; ++i) {
     REQUIRE_OK(streams.enqueue(
-        stream,
-        [guard = SlowToDestroy(&destroyed)] { return Status(); },
+        stream, [guard = SlowToDestroy(&destroyed)] { return Status(); },
         "gpu.memcpy"));
     REQUIRE_OK(streams.synchronize(stream));
     CHECK(destroyed == i + 1);
@@ -886,9 +878,9 @@ TEST_CASE("the stream an enqueue found last is not taken for another, nor "
   // An event's id is not a stream, whatever was found before it.
   void *event = createEvent(streams);
   REQUIRE_OK(streams.checkEnqueue(second));
-  REQUIRE_ERROR(streams.checkEnqueue(event),
-                "invalid stream handle " + formatPointer(event) +
-                    ": it is an event");
+  REQUIRE_ERROR(streams.checkEnqueue(event), "invalid stream handle " +
+                                                 formatPointer(event) +
+                                                 ": it is an event");
 
   // Released right after it was found: refused, and a token of it gets a
   // new stream.
@@ -912,9 +904,8 @@ TEST_CASE("the stream an enqueue found last is not taken for another, nor "
   while (streams.streamCount() != 0)
     std::this_thread::yield();
   REQUIRE_ERROR(streams.checkEnqueue(first), kReleased);
-  REQUIRE_ERROR(streams.enqueue(
-                    first, [] { return Status(); }, "gpu.memcpy"),
-                kReleased);
+  REQUIRE_ERROR(
+      streams.enqueue(first, [] { return Status(); }, "gpu.memcpy"), kReleased);
   void *third = createStream(streams);
   enqueueAction(streams, third, [&] { order.push_back(4); });
   REQUIRE_OK(streams.synchronize(third));

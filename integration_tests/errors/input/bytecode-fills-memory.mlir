@@ -10,5 +10,5 @@
 // address space is not limited, and this input would fill memory.
 // UNSUPPORTED: sanitizers
 //
-// RUN: %expect-exit-1 %gpu-runner %S/../Inputs/bytecode/fills-memory.mlirbc 2>&1 | FileCheck %s
+// RUN: %expect-exit-1 %gpu-runner %S/../../Inputs/bytecode/fills-memory.mlirbc 2>&1 | FileCheck %s
 // CHECK: fills-memory.mlirbc:1:1: error: malformed MLIR bytecode: the bytecode reader failed reading it: it ran out of memory

@@ -12,17 +12,17 @@
 // RUN: %expect-exit-1 %gpu-runner %s -e three --entry-point-result=void --input=1 2>&1 | FileCheck %s --check-prefix=LEGACY
 
 // Files.
-// RUN: %python %S/../run/data/Inputs/make-npy.py %t-short.npy '<f4' 4,4 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 --drop 4
+// RUN: %python %S/../../run/data/Inputs/make-npy.py %t-short.npy '<f4' 4,4 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 --drop 4
 // RUN: %expect-exit-1 %gpu-runner %s -e matrix --input=@%t-short.npy 2>&1 | FileCheck %s --check-prefix=TRUNCATED -DFILE=%t-short.npy
-// RUN: %python %S/../run/data/Inputs/make-npy.py %t-long.npy '<f4' 2 1,2 --extra 3
+// RUN: %python %S/../../run/data/Inputs/make-npy.py %t-long.npy '<f4' 2 1,2 --extra 3
 // RUN: %expect-exit-1 %gpu-runner %s -e matrix --input=@%t-long.npy 2>&1 | FileCheck %s --check-prefix=LONG -DFILE=%t-long.npy
-// RUN: %python %S/../run/data/Inputs/make-npy.py %t-fortran.npy '<f4' 2,2 1,2,3,4 --fortran
+// RUN: %python %S/../../run/data/Inputs/make-npy.py %t-fortran.npy '<f4' 2,2 1,2,3,4 --fortran
 // RUN: %expect-exit-1 %gpu-runner %s -e matrix --input=@%t-fortran.npy 2>&1 | FileCheck %s --check-prefix=FORTRAN
-// RUN: %python %S/../run/data/Inputs/make-npy.py %t-big.npy '>f4' 2 1,2
+// RUN: %python %S/../../run/data/Inputs/make-npy.py %t-big.npy '>f4' 2 1,2
 // RUN: %expect-exit-1 %gpu-runner %s -e matrix --input=@%t-big.npy 2>&1 | FileCheck %s --check-prefix=BIG-ENDIAN
-// RUN: %python %S/../run/data/Inputs/make-npy.py %t-c8.npy '<c8' 1 ''
+// RUN: %python %S/../../run/data/Inputs/make-npy.py %t-c8.npy '<c8' 1 ''
 // RUN: %expect-exit-1 %gpu-runner %s -e matrix --input=@%t-c8.npy 2>&1 | FileCheck %s --check-prefix=DTYPE
-// RUN: %python %S/../run/data/Inputs/make-npy.py %t-dict.npy '<f4' 1 1 --header "{'descr': '<f4', 'shape': (1,), }"
+// RUN: %python %S/../../run/data/Inputs/make-npy.py %t-dict.npy '<f4' 1 1 --header "{'descr': '<f4', 'shape': (1,), }"
 // RUN: %expect-exit-1 %gpu-runner %s -e matrix --input=@%t-dict.npy 2>&1 | FileCheck %s --check-prefix=HEADER
 // RUN: printf 'not numpy' > %t-text.npy
 // RUN: %expect-exit-1 %gpu-runner %s -e matrix --input=@%t-text.npy 2>&1 | FileCheck %s --check-prefix=MAGIC

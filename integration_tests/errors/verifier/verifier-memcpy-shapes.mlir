@@ -1,5 +1,5 @@
 // Static shapes that differ are caught by the verifier, before anything
-// runs (dynamic ones at run time: see shape-mismatch.mlir).
+// runs (dynamic ones at run time: see gpu-memory/shape-mismatch.mlir).
 // RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s
 
 func.func @main() {

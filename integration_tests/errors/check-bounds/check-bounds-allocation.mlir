@@ -3,7 +3,7 @@
 // allocation table and reports where the allocation was made. The view is
 // made from the allocation's base buffer, which names the whole buffer: a
 // view made from the memref<10xf32> itself would be refused at its
-// memref.reinterpret_cast already (errors/check-bounds-host.mlir).
+// memref.reinterpret_cast already (check-bounds-host.mlir).
 // RUN: %expect-exit-1 %gpu-runner %s --check-bounds 2>&1 | FileCheck %s
 
 module attributes {gpu.container_module} {

@@ -3,8 +3,8 @@
 // RUN: sh -c '%gpu-runner %s -e compile_error 2>/dev/null; test $? -eq 1'
 // RUN: sh -c '%gpu-runner %s -e does_not_exist 2>/dev/null; test $? -eq 1'
 // RUN: sh -c '%gpu-runner %s --entry-point-result=i32 2>/dev/null; test $? -eq 1'
-// RUN: sh -c '%gpu-runner %S/double-free.mlir 2>/dev/null; test $? -eq 1'
-// RUN: sh -c '%gpu-runner %S/syntax-error.mlir 2>/dev/null; test $? -eq 1'
+// RUN: sh -c '%gpu-runner %S/../gpu-memory/double-free.mlir 2>/dev/null; test $? -eq 1'
+// RUN: sh -c '%gpu-runner %S/../syntax/syntax-error.mlir 2>/dev/null; test $? -eq 1'
 
 func.func @main() {
   %dev = gpu.alloc () : memref<4xf32>

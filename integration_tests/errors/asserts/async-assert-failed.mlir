@@ -1,5 +1,5 @@
 // A failed cf.assert inside an async.execute body ends the program as one
-// outside does (errors/assert-failed.mlir): an error at the op with its
+// outside does (assert-failed.mlir): an error at the op with its
 // message, status 1. Upstream's coroutine lowering would instead put the
 // region's token in the error state, and the await would report only
 // "Awaited async operand is in error state"; the body's ops run in a

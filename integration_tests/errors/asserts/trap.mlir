@@ -1,6 +1,6 @@
 // llvm.intr.trap in a kernel whose threads are fibers: reported with the
 // thread that trapped. (As loops cut at the shuffle, the thread is not
-// known: errors/kernel-fault.mlir checks that message.)
+// known: faults/kernel-fault.mlir checks that message.)
 // RUN: %expect-exit-1 %gpu-runner --no-barrier-splitting %s 2>&1 | FileCheck %s
 
 module attributes {gpu.container_module} {
