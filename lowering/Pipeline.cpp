@@ -2,6 +2,7 @@
 
 #include "lowering/Pipeline.h"
 
+#include "lowering/ExpandArith.h"
 #include "lowering/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -101,6 +102,7 @@ void registerInputDialects(DialectRegistry &registry) {
 
 void registerPipelinePasses() {
   registerGpuRunnerPasses();
+  registerExpandArith();
   PassPipelineRegistration<>(
       "gpu-runner-host-pipeline",
       "The whole lowering gpu-runner-host runs before translation",
@@ -165,7 +167,7 @@ void addKernelDialectPasses(OpPassManager &kernels) {
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
-  kernels.addPass(arith::createArithExpandOpsPass());
+  kernels.addPass(createExpandArith());
   kernels.addPass(createLowerFloatAtomics());
 }
 
@@ -312,7 +314,7 @@ void buildHostPipeline(OpPassManager &pm, Backend backend,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createExpandArith());
   // Everything to LLVM but the async ops, whose values it converts...
   pm.addPass(createGpuToLLVM());
   // ...then async regions become coroutines on the async runtime, and what
