@@ -4,6 +4,7 @@
 
 #include "lowering/ExpandArith.h"
 #include "lowering/Passes.h"
+#include "lowering/ShuffleUpToNVVM.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -103,6 +104,7 @@ void registerInputDialects(DialectRegistry &registry) {
 void registerPipelinePasses() {
   registerGpuRunnerPasses();
   registerExpandArith();
+  registerShuffleUpToNVVM();
   PassPipelineRegistration<>(
       "gpu-runner-host-pipeline",
       "The whole lowering gpu-runner-host runs before translation",
@@ -184,6 +186,9 @@ void buildCudaKernelPipeline(OpPassManager &pm,
       /*subgroupSize=*/32, /*shuffleBitwidth=*/32, /*lowerSubgroupId=*/true}));
   // Which upstream's NVVM lowering lacks; ROCDL's has it.
   kernels.addPass(createSubgroupBroadcastToNVVM());
+  // Up shuffles, which upstream's NVVM lowering gets wrong below a width
+  // of 32.
+  kernels.addPass(createShuffleUpToNVVM());
   addKernelDialectPasses(kernels);
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createReconcileUnrealizedCastsPass());
