@@ -2,6 +2,7 @@
 
 #include "lowering/Pipeline.h"
 
+#include "lowering/CheckLaunchSizes.h"
 #include "lowering/ExpandArith.h"
 #include "lowering/Passes.h"
 #include "lowering/ShuffleUpToNVVM.h"
@@ -103,6 +104,7 @@ void registerInputDialects(DialectRegistry &registry) {
 
 void registerPipelinePasses() {
   registerGpuRunnerPasses();
+  registerCheckLaunchSizes();
   registerExpandArith();
   registerShuffleUpToNVVM();
   PassPipelineRegistration<>(
@@ -237,6 +239,8 @@ void buildOutliningPipeline(OpPassManager &pm, Backend backend,
   pm.addPass(createCheckIntegerWidths());
   pm.addPass(createCheckPrintf());
   pm.addPass(createGpuKernelOutliningPass());
+  // While the kernels' known sizes are there to read, on every backend.
+  pm.addPass(createCheckLaunchSizes());
   switch (backend) {
   case Backend::Host:
     break;
