@@ -17,6 +17,7 @@
 #include "wrappers/MgpuAbi.h"
 #include "wrappers/Runtime.h"
 #include "wrappers/common/FatalReport.h"
+#include "wrappers/common/FaultHandler.h"
 #include "wrappers/common/ProgramHeap.h"
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/common/StridedCopy.h"
@@ -82,6 +83,8 @@ bool queryDeviceChip(int device, std::string &chip, std::string &error) {
 }
 
 bool initializeBackend(const BackendOptions &options, std::string &error) {
+  // Faults of the program's host code are errors on every backend.
+  installFaultHandler();
   Status status = getRuntime().initialize(options.device);
   if (!status.ok())
     error = status.message();

@@ -8,8 +8,8 @@
 
 #include "wrappers/host/HostRuntime.h"
 
+#include "wrappers/common/FaultHandler.h"
 #include "wrappers/common/StridedCopy.h"
-#include "wrappers/host/FaultHandler.h"
 #include "wrappers/host/HostCopies.h"
 
 #include <algorithm>

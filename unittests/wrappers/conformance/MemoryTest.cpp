@@ -303,6 +303,21 @@ TEST_CASE_METHOD(RuntimeFixture,
 }
 
 TEST_CASE_METHOD(RuntimeFixture,
+                 "device memory is named with its allocation, for the "
+                 "program's free and the entry point's results",
+                 "[memory]") {
+  auto *device =
+      static_cast<char *>(allocate(64, nullptr, "gpu.alloc@describe.mlir:3:8"));
+  const std::string named =
+      "the 64-byte allocation made by gpu.alloc at describe.mlir:3:8";
+  CHECK(runtime.describeDeviceMemory(device) == named);
+  CHECK(runtime.describeDeviceMemory(device + 63) == named);
+  int onTheStack = 0;
+  CHECK(runtime.describeDeviceMemory(&onTheStack).empty());
+  REQUIRE_OK(runtime.free(device, nullptr, "gpu.dealloc"));
+}
+
+TEST_CASE_METHOD(RuntimeFixture,
                  "finalize reports the leaks of one op in one line, with "
                  "their count and bytes",
                  "[memory][finalize]") {
