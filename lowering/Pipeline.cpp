@@ -2,7 +2,10 @@
 
 #include "lowering/Pipeline.h"
 
+#include "lowering/checks/CheckLaunchSizes.h"
+#include "lowering/ExpandArith.h"
 #include "lowering/Passes.h"
+#include "lowering/device/ShuffleUpToNVVM.h"
 #include "lowering/device/Targets.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -102,6 +105,9 @@ void registerInputDialects(DialectRegistry &registry) {
 
 void registerPipelinePasses() {
   registerGpuRunnerPasses();
+  registerCheckLaunchSizes();
+  registerExpandArith();
+  registerShuffleUpToNVVM();
   PassPipelineRegistration<>(
       "gpu-runner-host-pipeline",
       "The whole lowering gpu-runner-host runs before translation",
@@ -166,7 +172,7 @@ void addKernelDialectPasses(OpPassManager &kernels) {
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
-  kernels.addPass(arith::createArithExpandOpsPass());
+  kernels.addPass(createExpandArith());
   kernels.addPass(createLowerFloatAtomics());
 }
 
@@ -183,6 +189,9 @@ void buildCudaKernelPipeline(OpPassManager &pm,
       /*subgroupSize=*/32, /*shuffleBitwidth=*/32, /*lowerSubgroupId=*/true}));
   // Which upstream's NVVM lowering lacks; ROCDL's has it.
   kernels.addPass(createSubgroupBroadcastToNVVM());
+  // Up shuffles, which upstream's NVVM lowering gets wrong below a width
+  // of 32.
+  kernels.addPass(createShuffleUpToNVVM());
   addKernelDialectPasses(kernels);
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createReconcileUnrealizedCastsPass());
@@ -231,6 +240,8 @@ void buildOutliningPipeline(OpPassManager &pm, Backend backend,
   pm.addPass(createCheckIntegerWidths());
   pm.addPass(createCheckPrintf());
   pm.addPass(createGpuKernelOutliningPass());
+  // While the kernels' known sizes are there to read, on every backend.
+  pm.addPass(createCheckLaunchSizes());
   switch (backend) {
   case Backend::Host:
     break;
@@ -313,7 +324,7 @@ void buildHostPipeline(OpPassManager &pm, Backend backend,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createExpandArith());
   // Everything to LLVM but the async ops, whose values it converts...
   pm.addPass(createGpuToLLVM());
   // ...then async regions become coroutines on the async runtime, and what

@@ -1,9 +1,12 @@
 // Device memory the program never frees is reported at exit, where it was
-// allocated; the program's output and exit status are unaffected.
+// allocated, one line per op: an op in a loop that leaks on every turn gets
+// one line with the count and the bytes. The program's output and exit
+// status are unaffected.
 // RUN: %gpu-runner %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=LEAK < %t.err
 
-// LEAK: leak-report.mlir:[[# @LINE + 8]]:11: warning: gpu.alloc: 400 bytes of device memory allocated here were never freed
+// LEAK: leak-report.mlir:[[# @LINE + 9]]:11: warning: gpu.alloc: 400 bytes of device memory allocated here were never freed
+// LEAK-NEXT: leak-report.mlir:[[# @LINE + 18]]:10: warning: gpu.alloc: 1000 allocations made here (32000 bytes of device memory in all) were never freed
 // LEAK-NOT: warning
 
 func.func private @printI64(i64)
@@ -17,5 +20,12 @@ func.func @main() {
   %v = arith.constant 5 : i64
   // CHECK: 5
   call @printI64(%v) : (i64) -> ()
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1000 = arith.constant 1000 : index
+  scf.for %i = %c0 to %c1000 step %c1 {
+    %m = gpu.alloc () : memref<8xi32>
+    gpu.memset %m, %zero : memref<8xi32>, i32
+  }
   return
 }

@@ -17,6 +17,7 @@
 #include "wrappers/MgpuAbi.h"
 #include "wrappers/Runtime.h"
 #include "wrappers/common/FatalReport.h"
+#include "wrappers/common/FaultHandler.h"
 #include "wrappers/common/ProgramHeap.h"
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/common/StridedCopy.h"
@@ -93,6 +94,8 @@ llvm::Expected<std::string> queryDeviceChip(int device) {
 }
 
 llvm::Error initializeBackend(const BackendOptions &options) {
+  // Faults of the program's host code are errors on every backend.
+  installFaultHandler();
   return toError(getRuntime().initialize(options.device));
 }
 

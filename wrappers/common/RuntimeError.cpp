@@ -155,6 +155,32 @@ std::string describeBadAllocation(int64_t rank, const int64_t *sizes,
                    "can count";
 }
 
+void LeakTally::add(const std::string &loc, uint64_t bytes) {
+  auto [it, inserted] = indexOfLoc.try_emplace(loc, ops.size());
+  if (inserted)
+    ops.push_back(PerOp{loc, 0, 0});
+  PerOp &op = ops[it->second];
+  ++op.count;
+  op.bytes += bytes;
+}
+
+std::vector<LeakTally::Line> LeakTally::lines() const {
+  std::vector<Line> lines;
+  for (const PerOp &op : ops) {
+    if (op.count == 1)
+      lines.push_back(Line{op.loc, std::to_string(op.bytes) +
+                                       " bytes of device memory allocated here "
+                                       "were never freed"});
+    else
+      lines.push_back(Line{op.loc, std::to_string(op.count) +
+                                       " allocations made here (" +
+                                       std::to_string(op.bytes) +
+                                       " bytes of device memory in all) were "
+                                       "never freed"});
+  }
+  return lines;
+}
+
 std::string byteCount(uint64_t bytes) {
   return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
 }

@@ -14,7 +14,9 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace gpu_runner {
 
@@ -90,6 +92,35 @@ std::string byteCount(uint64_t bytes);
 /// index (int64_t) can count.
 std::string describeBadAllocation(int64_t rank, const int64_t *sizes,
                                   int64_t elementSizeBytes);
+
+/// The leak report at exit: one warning per op whose device memory was never
+/// freed, with how many allocations and bytes, rather than one per
+/// allocation (a gpu.alloc in a loop leaks as often as the loop runs). The
+/// ops come in the order of their oldest leak.
+class LeakTally {
+public:
+  /// One allocation of `bytes` made by the op at `loc`, never freed; oldest
+  /// first.
+  void add(const std::string &loc, uint64_t bytes);
+
+  struct Line {
+    std::string loc;
+    std::string message;
+  };
+  /// "400 bytes of device memory allocated here were never freed", or
+  /// "3 allocations made here (1200 bytes of device memory in all) were never
+  /// freed", for each op.
+  std::vector<Line> lines() const;
+
+private:
+  struct PerOp {
+    std::string loc;
+    uint64_t count = 0;
+    uint64_t bytes = 0;
+  };
+  std::vector<PerOp> ops;
+  std::unordered_map<std::string, size_t> indexOfLoc;
+};
 
 /// Prints the error at `loc` on stderr, flushes every stdio stream (the JIT'd
 /// program prints through stdio) and ends the process with status 1.

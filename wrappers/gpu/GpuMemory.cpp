@@ -9,6 +9,8 @@
 
 #include "wrappers/gpu/GpuCopies.h"
 
+#include <algorithm>
+
 namespace gpu_runner {
 
 //===----------------------------------------------------------------------===//
@@ -77,6 +79,20 @@ Status GpuRuntime::free(void *ptr, void *stream, const char *loc) {
   record.freed = true;
   record.freeLoc = loc ? loc : "";
   return finishIfSynchronous(stream, driverStream);
+}
+
+std::string GpuRuntime::describeDeviceMemory(const void *ptr) {
+  std::lock_guard<std::mutex> lock(mutex);
+  uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
+  auto it = allocations.upper_bound(address);
+  if (it == allocations.begin())
+    return "";
+  --it;
+  if (address - it->first >= std::max<uint64_t>(it->second.bytes, 1))
+    return "";
+  // As the host backend says it (host/HostMemory.cpp).
+  return "the " + std::to_string(it->second.bytes) +
+         "-byte allocation made by " + describeOp(it->second.loc);
 }
 
 Status GpuRuntime::checkRange(const void *ptr, uint64_t bytes,

@@ -173,16 +173,16 @@ Status GpuRuntime::finalize(std::vector<Warning> &leaks) {
   std::sort(live.begin(), live.end(), [](const auto &a, const auto &b) {
     return a.second->serial < b.second->serial;
   });
+  LeakTally tally;
   for (const auto &[base, record] : live) {
-    leaks.push_back(Warning{record->loc, std::to_string(record->bytes) +
-                                             " bytes of device memory "
-                                             "allocated here were never "
-                                             "freed"});
+    tally.add(record->loc, record->bytes);
     GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(record->device));
     GPU_RUNNER_RETURN_IF_ERROR(
         check(driver.free(reinterpret_cast<void *>(base))));
   }
   allocations.clear();
+  for (LeakTally::Line &line : tally.lines())
+    leaks.push_back(Warning{std::move(line.loc), std::move(line.message)});
   for (auto *table : {&tokens, &draining}) {
     for (auto &[id, token] : *table) {
       GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(token.device));

@@ -54,6 +54,8 @@ public:
 
 #include "wrappers/RuntimeOverrides.inc"
 
+  std::string describeDeviceMemory(const void *ptr) override;
+
 private:
   using Result = GpuDriver::Result;
   struct Device {

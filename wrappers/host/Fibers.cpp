@@ -24,8 +24,8 @@
 
 #include "wrappers/host/Fibers.h"
 
+#include "wrappers/common/FaultHandler.h"
 #include "wrappers/common/Sanitizers.h"
-#include "wrappers/host/FaultHandler.h"
 #include "wrappers/host/FiberSlot.h"
 
 #include <boost/context/fiber.hpp>

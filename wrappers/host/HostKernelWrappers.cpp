@@ -9,8 +9,8 @@
 
 #include "wrappers/HostKernelAbi.h"
 #include "wrappers/MgpuAbi.h"
+#include "wrappers/common/FaultHandler.h"
 #include "wrappers/common/RuntimeError.h"
-#include "wrappers/host/FaultHandler.h"
 #include "wrappers/host/Fibers.h"
 #include "wrappers/host/HostKernels.h"
 #include "wrappers/host/HostRuntime.h"

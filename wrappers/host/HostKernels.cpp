@@ -11,7 +11,7 @@
 
 #include "wrappers/host/HostKernels.h"
 
-#include "wrappers/host/FaultHandler.h"
+#include "wrappers/common/FaultHandler.h"
 
 #include <algorithm>
 #include <atomic>

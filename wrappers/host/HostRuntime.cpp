@@ -8,8 +8,8 @@
 
 #include "wrappers/host/HostRuntime.h"
 
+#include "wrappers/common/FaultHandler.h"
 #include "wrappers/common/StridedCopy.h"
-#include "wrappers/host/FaultHandler.h"
 #include "wrappers/host/HostCopies.h"
 
 #include <algorithm>
@@ -314,10 +314,11 @@ Status HostRuntime::finalize(std::vector<Warning> &leaks) {
   kernelExecutor.shutdown();
   timerTable.reset();
   GPU_RUNNER_RETURN_IF_ERROR(drained);
+  LeakTally tally;
   for (const DeviceMemory::Leak &leak : deviceMemory.liveAllocations())
-    leaks.push_back(Warning{leak.loc, std::to_string(leak.bytes) +
-                                          " bytes of device memory allocated "
-                                          "here were never freed"});
+    tally.add(leak.loc, leak.bytes);
+  for (LeakTally::Line &line : tally.lines())
+    leaks.push_back(Warning{std::move(line.loc), std::move(line.message)});
   deviceMemory.reset();
   hostRegistry.reset();
   return Status();

@@ -11,7 +11,7 @@
 
 #include "wrappers/host/HostStreams.h"
 
-#include "wrappers/host/FaultHandler.h"
+#include "wrappers/common/FaultHandler.h"
 #include "wrappers/host/HostStreamQueue.h"
 
 #include <algorithm>

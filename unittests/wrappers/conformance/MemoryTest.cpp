@@ -3,7 +3,7 @@
 // The ops on memory as every backend must run them: copies and memsets
 // between host and device memory on streams and synchronously, strided
 // descriptors, the checks at enqueue time against the allocation table,
-// host registration, and the leak report of finalize.
+// host registration, and the leak report of finalize, one line per op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -300,6 +300,44 @@ TEST_CASE_METHOD(RuntimeFixture,
   allocate(16);
   REQUIRE_OK(runtime.finalize(leaks));
   CHECK(leaks.size() == 1);
+}
+
+TEST_CASE_METHOD(RuntimeFixture,
+                 "device memory is named with its allocation, for the "
+                 "program's free and the entry point's results",
+                 "[memory]") {
+  auto *device =
+      static_cast<char *>(allocate(64, nullptr, "gpu.alloc@describe.mlir:3:8"));
+  const std::string named =
+      "the 64-byte allocation made by gpu.alloc at describe.mlir:3:8";
+  CHECK(runtime.describeDeviceMemory(device) == named);
+  CHECK(runtime.describeDeviceMemory(device + 63) == named);
+  int onTheStack = 0;
+  CHECK(runtime.describeDeviceMemory(&onTheStack).empty());
+  REQUIRE_OK(runtime.free(device, nullptr, "gpu.dealloc"));
+}
+
+TEST_CASE_METHOD(RuntimeFixture,
+                 "finalize reports the leaks of one op in one line, with "
+                 "their count and bytes",
+                 "[memory][finalize]") {
+  // An op in a loop, another op between its allocations, a freed one.
+  for (int i = 0; i < 1000; ++i) {
+    void *pointer = allocate(32, nullptr, "gpu.alloc@loop.mlir:7:10");
+    if (i == 0)
+      allocate(8, nullptr, "gpu.alloc@loop.mlir:3:5");
+    if (i == 999)
+      REQUIRE_OK(runtime.free(pointer, nullptr, "gpu.dealloc"));
+  }
+  std::vector<Runtime::Warning> leaks;
+  REQUIRE_OK(runtime.finalize(leaks));
+  REQUIRE(leaks.size() == 2);
+  CHECK(formatDiagnostic(leaks[0].loc.c_str(), "warning", leaks[0].message) ==
+        "loop.mlir:7:10: warning: gpu.alloc: 999 allocations made here "
+        "(31968 bytes of device memory in all) were never freed");
+  CHECK(formatDiagnostic(leaks[1].loc.c_str(), "warning", leaks[1].message) ==
+        "loop.mlir:3:5: warning: gpu.alloc: 8 bytes of device memory "
+        "allocated here were never freed");
 }
 
 TEST_CASE_METHOD(RuntimeFixture,

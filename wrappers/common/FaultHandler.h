@@ -1,4 +1,4 @@
-//===- FaultHandler.h - Invalid memory accesses of kernels, reported ------===//
+//===- FaultHandler.h - Faults of kernels and host code, reported ---------===//
 //
 // A kernel that reads or writes memory it has no access to (far out of
 // bounds, freed device memory, a null pointer, a thread's stack overflowing
@@ -17,12 +17,13 @@
 // runs on host memory it cannot check, is reported as such with status 1. A
 // fault anywhere else (gpu-runner itself, a library) is a bug: the handler
 // says so and hands the signal back to the previous handler (LLVM's stack
-// trace, or a sanitizer's report), so that it is never hidden.
+// trace, or a sanitizer's report), so that it is never hidden. The CUDA and
+// HIP backends install it too, where it reports the program's host code.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GPU_RUNNER_WRAPPERS_HOST_FAULTHANDLER_H
-#define GPU_RUNNER_WRAPPERS_HOST_FAULTHANDLER_H
+#ifndef GPU_RUNNER_WRAPPERS_COMMON_FAULTHANDLER_H
+#define GPU_RUNNER_WRAPPERS_COMMON_FAULTHANDLER_H
 
 #include "wrappers/common/FatalReport.h"
 
@@ -83,4 +84,4 @@ bool faultHandlerInstalled();
 
 } // namespace gpu_runner
 
-#endif // GPU_RUNNER_WRAPPERS_HOST_FAULTHANDLER_H
+#endif // GPU_RUNNER_WRAPPERS_COMMON_FAULTHANDLER_H

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "wrappers/host/FaultHandler.h"
+#include "wrappers/common/FaultHandler.h"
 
 #include "wrappers/HostKernelAbi.h"
 #include "wrappers/common/FatalReport.h"
