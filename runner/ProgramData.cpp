@@ -5,6 +5,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cerrno>
@@ -80,6 +81,15 @@ bool isFloatText(StringRef text) {
       return false;
   }
   return i == n;
+}
+
+/// Whether a value that is not a number names a file, so that the error can
+/// suggest the '@' that reads one: a NumPy or raw file by its extension, or
+/// any file that exists where files are read.
+bool looksLikeFileName(StringRef text, bool readFiles) {
+  if (text.ends_with(".npy") || text.ends_with(".bin"))
+    return true;
+  return readFiles && llvm::sys::fs::is_regular_file(text);
 }
 
 Error notAValue(StringRef literal, ElementType type) {
@@ -264,8 +274,20 @@ Expected<DataValue> parseDataValue(StringRef text, uint64_t maxBytes,
   }
   size_t equals = text.find('=');
   if (equals == StringRef::npos) {
-    if (!isIntegerText(text) && !isFloatText(text) && text != "true" &&
-        text != "false")
+    bool number = isIntegerText(text) || isFloatText(text) || text == "true" ||
+                  text == "false";
+    if (!number && text.ends_with(".npy"))
+      return atColumn(1, "'" + text +
+                             "' is not a number; a NumPy file is read with "
+                             "'@', as in @" +
+                             text);
+    if (!number && looksLikeFileName(text, readFiles))
+      return atColumn(1, "'" + text +
+                             "' is not a number; a file of raw bytes is read "
+                             "with '@' after its shape and type, as in "
+                             "4xf32=@" +
+                             text);
+    if (!number)
       return atColumn(1, "'" + text +
                              "' is not a number; a shaped value is written "
                              "SHAPExTYPE=VALUES, as in 4xf32=1,2,3,4");
@@ -362,8 +384,17 @@ Expected<DataValue> parseDataValue(StringRef text, uint64_t maxBytes,
     if (item.first.empty())
       return atColumn(item.second, "a value is missing");
     if (Error error = convertLiteral(item.first, *type,
-                                     value.data.data() + i * elementSize))
+                                     value.data.data() + i * elementSize)) {
+      if (items.size() == 1 && looksLikeFileName(item.first, readFiles)) {
+        llvm::consumeError(std::move(error));
+        return atColumn(item.second,
+                        "'" + item.first + "' is not an " +
+                            getElementTypeName(*type) +
+                            " value; a file is read with '@', as in " + head +
+                            "=@" + item.first);
+      }
       return addColumn(item.second, std::move(error));
+    }
   }
   // A splat fills every element with the first.
   if (items.size() == 1)
