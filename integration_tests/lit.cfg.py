@@ -1,5 +1,5 @@
 # gpu-runner's lit suite. Run it with `ctest` (through scripts/test) or with
-# lit directly on the build folder: lit -sv build/integration_tests.
+# lit directly on the build folder: lit-22 -sv build/integration_tests.
 #
 # `--param backend=B` picks the runner under test (default: the default
 # backend's binary): host, cuda or hip, or cuda-standin or hip-standin, the

@@ -492,6 +492,21 @@ uint64_t pruneTemporaryFiles(StringRef directory) {
   return liveBytes;
 }
 
+/// Creates the pruner's timestamp file for its owner alone, as every file of
+/// the cache is: pruneCache would create it with the umask's mode (0644),
+/// and it only updates the time of one that exists.
+void makeTimestampFile(StringRef directory) {
+  SmallString<256> path(directory);
+  sys::path::append(path, "llvmcache.timestamp");
+  int fd = -1;
+  if (sys::fs::openFileForWrite(path, fd, sys::fs::CD_OpenAlways,
+                                sys::fs::OF_None, 0600))
+    return;
+  // One made by an earlier version of the runner has the umask's mode.
+  (void)sys::fs::setPermissions(fd, sys::fs::owner_read | sys::fs::owner_write);
+  (void)sys::Process::SafelyCloseFileDescriptor(fd);
+}
+
 } // namespace
 
 Expected<CompileCache> CompileCache::open(StringRef directory,
@@ -580,6 +595,7 @@ Error CompileCache::store(StringRef key, const CompiledProgram &program) {
   policy.Expiration = std::chrono::seconds(0);
   policy.MaxSizeBytes =
       temporaryBytes < maxSizeBytes ? maxSizeBytes - temporaryBytes : 1;
+  makeTimestampFile(directory);
   pruneCache(directory, policy);
   return Error::success();
 }

@@ -9,6 +9,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cerrno>
@@ -69,6 +70,15 @@ bool isFloatText(StringRef text) {
       return false;
   }
   return i == n;
+}
+
+/// Whether a value that is not a number names a file, so that the error can
+/// suggest the '@' that reads one: a NumPy or raw file by its extension, or
+/// any file that exists where files are read.
+bool looksLikeFileName(StringRef text, bool readFiles) {
+  if (text.ends_with(".npy") || text.ends_with(".bin"))
+    return true;
+  return readFiles && llvm::sys::fs::is_regular_file(text);
 }
 
 Error notAValue(StringRef literal, ElementType type) {
@@ -376,8 +386,10 @@ Error readRawBytes(StringRef path, DataValue &value) {
 }
 
 /// The values after the '=', separated by commas, which starts at column
-/// `bodyColumn`: as many as elements, or one (a splat).
-Error parseElements(StringRef body, size_t bodyColumn, DataValue &value) {
+/// `bodyColumn`: as many as elements, or one (a splat). `head` is the text
+/// before the '=', for the hint of a file name given without its '@'.
+Error parseElements(StringRef head, StringRef body, size_t bodyColumn,
+                    bool readFiles, DataValue &value) {
   llvm::SmallVector<std::pair<StringRef, size_t>> items;
   size_t start = 0;
   while (true) {
@@ -409,8 +421,17 @@ Error parseElements(StringRef body, size_t bodyColumn, DataValue &value) {
     if (item.first.empty())
       return atColumn(item.second, "a value is missing");
     if (Error error = convertLiteral(item.first, type,
-                                     value.data.data() + i * elementSize))
+                                     value.data.data() + i * elementSize)) {
+      if (items.size() == 1 && looksLikeFileName(item.first, readFiles)) {
+        llvm::consumeError(std::move(error));
+        return atColumn(item.second, "'" + item.first + "' is not an " +
+                                         getElementTypeName(type) +
+                                         " value; a file is read with '@', "
+                                         "as in " +
+                                         head + "=@" + item.first);
+      }
       return addColumn(item.second, std::move(error));
+    }
   }
   // A splat fills every element with the first.
   if (items.size() == 1)
@@ -431,8 +452,20 @@ Expected<DataValue> parseDataValue(StringRef text, uint64_t maxBytes,
   DataValue value;
   size_t equals = text.find('=');
   if (equals == StringRef::npos) {
-    if (!isIntegerText(text) && !isFloatText(text) && text != "true" &&
-        text != "false")
+    bool number = isIntegerText(text) || isFloatText(text) || text == "true" ||
+                  text == "false";
+    if (!number && text.ends_with(".npy"))
+      return atColumn(1, "'" + text +
+                             "' is not a number; a NumPy file is read with "
+                             "'@', as in @" +
+                             text);
+    if (!number && looksLikeFileName(text, readFiles))
+      return atColumn(1, "'" + text +
+                             "' is not a number; a file of raw bytes is read "
+                             "with '@' after its shape and type, as in "
+                             "4xf32=@" +
+                             text);
+    if (!number)
       return atColumn(1, "'" + text +
                              "' is not a number; a shaped value is written "
                              "SHAPExTYPE=VALUES, as in 4xf32=1,2,3,4");
@@ -454,7 +487,8 @@ Expected<DataValue> parseDataValue(StringRef text, uint64_t maxBytes,
       return std::move(error);
     return value;
   }
-  if (Error error = parseElements(body, bodyColumn, value))
+  if (Error error = parseElements(text.take_front(equals), body, bodyColumn,
+                                  readFiles, value))
     return std::move(error);
   return value;
 }

@@ -88,6 +88,13 @@ Error checkOptions(const RunnerOptions &options, Backend backend) {
     return reject("--dump-gpu-binary writes each gpu.module's binary by its "
                   "name, which parts of a --split-input-file input may "
                   "share: dump the binaries of one program at a time");
+  // The host compiles kernels into the host program: there is no binary to
+  // write, and an empty folder would look like a failed dump.
+  if (backend == Backend::Host && !options.dumpGpuBinary.empty())
+    return reject(Twine("--dump-gpu-binary is for GPU backends; the ") +
+                  getBackendName(backend) +
+                  " backend compiles kernels into the host program, with no "
+                  "GPU binary (--dump-object-file writes that program)");
   return Error::success();
 }
 

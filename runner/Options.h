@@ -29,9 +29,11 @@ struct RunnerOptions {
                      "its arguments"),
       llvm::cl::value_desc("name"), llvm::cl::init("main"),
       llvm::cl::cat(category)};
+  // LLVM hides aliases from --help; this one is the long name the README
+  // gives, so it is shown.
   llvm::cl::alias entryPointLong{"entry-point", llvm::cl::desc("Alias for -e"),
                                  llvm::cl::aliasopt(entryPoint),
-                                 llvm::cl::cat(category)};
+                                 llvm::cl::NotHidden, llvm::cl::cat(category)};
 
   llvm::cl::opt<std::string> entryPointResult{
       "entry-point-result",

@@ -32,6 +32,8 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -233,6 +235,17 @@ int runGpuRunnerMain(int argc, char **argv) {
 
   if (options.listDevices)
     return reportErrors(listDevices());
+  // Without a file the program is read from stdin; from a terminal that
+  // would wait, silently, for one to be typed.
+  if (options.inputFilename.getNumOccurrences() == 0 &&
+      llvm::sys::Process::StandardInIsUserInput()) {
+    llvm::errs() << "error: no program to run\n"
+                 << "usage: " << llvm::sys::path::filename(argv[0])
+                 << " [flags] FILE   (FILE may be - to read the program "
+                    "from stdin)\n"
+                 << "--help lists the flags\n";
+    return 1;
+  }
   Backend backend = getBackend();
   if (Error error = checkOptions(options, backend))
     return reportErrors(std::move(error));

@@ -28,7 +28,9 @@
 
 // HELP: --benchmark-repetitions=<N>
 // HELP: --benchmark-warmup=<W>
-// HELP: --entry-point-result=<type>
+// HELP: -e <name>
+// HELP-NEXT: --entry-point - Alias for -e
+// HELP-NEXT: --entry-point-result=<type>
 // HELP: --print-ir-after-all
 // HELP: --print-ir-after-lowering
 // HELP: --shared-libs=<path,...>

@@ -78,6 +78,11 @@ LogicalResult lowerAndCompileHostCode(ModuleOp module,
                                       CompileTarget &jit, TimingScope &timing,
                                       std::vector<KernelJob> &kernelJobs,
                                       CompiledProgram &program) {
+  // A missing entry point is reported after lowering, but what to run
+  // instead is read here, while the kernels are still gpu.funcs.
+  std::string entryHint;
+  if (!module.lookupSymbol(options.entryPoint))
+    entryHint = describeEntryCandidates(module);
   Backend backend = options.backend;
   const PipelineOptions &pipeline = options.pipeline;
   auto run = [&](auto build, bool printAfterAll, TimingScope &scope) {
@@ -117,7 +122,8 @@ LogicalResult lowerAndCompileHostCode(ModuleOp module,
   {
     TimingScope checkTiming = timing.nest("Entry point and externals check");
     if (failed(checkEntryPoint(module, options.entryPoint, options.entryResult,
-                               options.entryResultFlag, options.withData)) ||
+                               options.entryResultFlag, options.withData,
+                               entryHint)) ||
         failed(
             checkExternalSymbols(module, jit, provided, program.externals)) ||
         failed(checkGlobalSizes(module)))

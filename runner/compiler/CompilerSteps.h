@@ -88,10 +88,13 @@ runPipeline(mlir::ModuleOp module,
 /// Checks that the entry point exists, is defined, and, unless it is
 /// called with data (`withData`), takes no arguments and returns what
 /// --entry-point-result says.
+/// `missingHint` ends the message for an entry point that is not there
+/// (describeEntryCandidates, read before lowering).
 llvm::LogicalResult checkEntryPoint(mlir::ModuleOp module, llvm::StringRef name,
                                     EntryResult result,
                                     llvm::StringRef resultFlag,
-                                    bool withData = false);
+                                    bool withData = false,
+                                    llvm::StringRef missingHint = {});
 
 //===----------------------------------------------------------------------===//
 // EntryPoint.cpp
@@ -103,6 +106,11 @@ llvm::LogicalResult checkEntryPoint(mlir::ModuleOp module, llvm::StringRef name,
 /// checkEntryPoint to report after lowering.
 llvm::FailureOr<EntrySignature> readEntrySignature(mlir::ModuleOp module,
                                                    llvm::StringRef name);
+
+/// What a user can run instead of a missing entry point, as the end of
+/// checkEntryPoint's message: the program's functions for -e, or, in a file
+/// of kernels only, --launch with one of them.
+std::string describeEntryCandidates(mlir::ModuleOp module);
 
 /// Adds the host function kLaunchEntryName, which runs `launch`'s kernel
 /// with its arguments; errors for a kernel that is not there (listing

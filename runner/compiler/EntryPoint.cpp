@@ -21,6 +21,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
@@ -157,6 +158,47 @@ FailureOr<EntrySignature> readEntrySignature(ModuleOp module, StringRef name) {
   EntrySignature signature;
   signature.name = name.str();
   return signature;
+}
+
+std::string describeEntryCandidates(ModuleOp module) {
+  SmallVector<std::string> functions, kernels;
+  for (Operation &op : module.getBody()->getOperations()) {
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (function && !function.isExternal())
+      functions.push_back(function.getName().str());
+  }
+  module.walk([&](gpu::GPUFuncOp kernel) {
+    if (kernel.isKernel())
+      kernels.push_back((kernel->getParentOfType<gpu::GPUModuleOp>().getName() +
+                         "::" + kernel.getName())
+                            .str());
+  });
+  // A long list helps no one: the first few say what the names look like.
+  auto list = [](ArrayRef<std::string> names) {
+    constexpr size_t kShown = 8;
+    std::string text =
+        llvm::join(names.take_front(std::min(names.size(), kShown)), ", ");
+    if (names.size() > kShown)
+      text += ", ... (" + std::to_string(names.size()) + " in all)";
+    return text;
+  };
+  std::string hint;
+  llvm::raw_string_ostream os(hint);
+  if (!functions.empty()) {
+    os << "; name it with -e: the program's functions are " << list(functions);
+    if (!kernels.empty())
+      os << "; or run one kernel with --launch=MODULE::KERNEL: "
+         << list(kernels);
+  } else if (!kernels.empty()) {
+    os << "; the program has kernels but no host code: run one with --launch="
+       << kernels.front() << " (with --grid, --block and an --input per "
+       << "argument; docs/data.md)";
+    if (kernels.size() > 1)
+      os << "; its kernels are " << list(kernels);
+  } else {
+    os << "; the program defines no function";
+  }
+  return hint;
 }
 
 LogicalResult addLaunchFunction(ModuleOp module, const LaunchTarget &launch) {

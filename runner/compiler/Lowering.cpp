@@ -48,11 +48,11 @@ private:
 
 LogicalResult checkEntryPoint(ModuleOp module, StringRef name,
                               EntryResult result, StringRef resultFlag,
-                              bool withData) {
+                              bool withData, StringRef missingHint) {
   Operation *symbol = module.lookupSymbol(name);
   if (!symbol)
     return emitError(getModuleLocation(module))
-           << "entry point '" << name << "' not found; name it with -e";
+           << "entry point '" << name << "' not found" << missingHint;
   auto function = dyn_cast<LLVM::LLVMFuncOp>(symbol);
   if (!function)
     return symbol->emitError()

@@ -3,6 +3,6 @@
 // RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s --check-prefix=COMMENTS
 // RUN: printf 'module {}' | %expect-exit-1 %gpu-runner - 2>&1 | FileCheck %s --check-prefix=MODULE
 
-// BLANK: <stdin>:1:1: error: entry point 'main' not found; name it with -e
-// COMMENTS: empty-input.mlir:1:1: error: entry point 'main' not found; name it with -e
-// MODULE: <stdin>:1:1: error: entry point 'main' not found; name it with -e
+// BLANK: <stdin>:1:1: error: entry point 'main' not found; the program defines no function
+// COMMENTS: empty-input.mlir:1:1: error: entry point 'main' not found; the program defines no function
+// MODULE: <stdin>:1:1: error: entry point 'main' not found; the program defines no function
