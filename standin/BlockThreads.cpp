@@ -236,15 +236,25 @@ void BlockThreads::fiberMain(ThreadSlot &slot) {
   }
 }
 
+namespace {
+
+/// Calls a kernel's entry with the thread's private memory set to the
+/// stack below this frame: the kernel's own frames.
+__attribute__((noinline)) void
+callEntry(KernelEntry entry, ThreadContext &context, void **params) {
+  volatile char marker = 0;
+  context.stackHigh = reinterpret_cast<uintptr_t>(&marker);
+  entry(&context, params);
+}
+
+} // namespace
+
 void BlockThreads::runThreads(ThreadSlot &slot) {
   GridRun &run = *grid;
-  // The thread's private memory is the stack below this frame.
   slot.context.stackLow =
       reinterpret_cast<uintptr_t>(slot.fiber->stackBottom());
-  slot.context.stackHigh =
-      reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - 256;
   if (!loopMode) {
-    run.kernel->entry(&slot.context, run.params.data());
+    callEntry(run.kernel->entry, slot.context, run.params.data());
     return;
   }
   // One fiber runs the threads one after another: the kernel never waits
@@ -253,7 +263,7 @@ void BlockThreads::runThreads(ThreadSlot &slot) {
          !run.failed.load(std::memory_order_relaxed)) {
     uint32_t linear = loopNext++;
     setThread(slot.context, linear);
-    run.kernel->entry(&slot.context, run.params.data());
+    callEntry(run.kernel->entry, slot.context, run.params.data());
   }
 }
 

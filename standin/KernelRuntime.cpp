@@ -354,6 +354,15 @@ int32_t rtVprintf(ThreadContext *context, uintptr_t format,
       if (!std::strchr("hljztL", c))
         bare += c;
     uint64_t value = 0;
+    auto read = [&](unsigned bytes) {
+      if (!readArgument(context, arguments, offset, bytes, value))
+        failThread(context, Error::IllegalAddress,
+                   describeThread(context) + ": printf's argument buffer at " +
+                       hexAddress(arguments) + " has no " +
+                       std::to_string(bytes) + " bytes at offset " +
+                       std::to_string(offset) +
+                       " the kernel may read: an illegal address");
+    };
     char piece[512];
     piece[0] = 0;
     bool wide = length == "l" || length == "ll" || length == "j" ||
@@ -366,8 +375,7 @@ int32_t rtVprintf(ThreadContext *context, uintptr_t format,
     case 'X':
     case 'o':
     case 'c': {
-      if (!readArgument(context, arguments, offset, wide ? 8 : 4, value))
-        return -1;
+      read(wide ? 8 : 4);
       std::string hostSpec = bare.substr(0, bare.size() - 1) +
                              (conversion == 'c' ? "" : "ll") + conversion;
       if (conversion == 'c')
@@ -393,23 +401,20 @@ int32_t rtVprintf(ThreadContext *context, uintptr_t format,
     case 'G':
     case 'a':
     case 'A': {
-      if (!readArgument(context, arguments, offset, 8, value))
-        return -1;
+      read(8);
       double number;
       std::memcpy(&number, &value, sizeof(number));
       std::snprintf(piece, sizeof(piece), bare.c_str(), number);
       break;
     }
     case 'p': {
-      if (!readArgument(context, arguments, offset, 8, value))
-        return -1;
+      read(8);
       std::snprintf(piece, sizeof(piece), bare.c_str(),
                     reinterpret_cast<void *>(value));
       break;
     }
     case 's': {
-      if (!readArgument(context, arguments, offset, 8, value))
-        return -1;
+      read(8);
       std::string string;
       if (!readString(context, static_cast<uintptr_t>(value), string))
         string = "(null)";
