@@ -473,10 +473,17 @@ int toFenvMode(uint32_t mode) {
 /// Runs `compute` in the rounding mode of a PTX modifier (PTX ISA,
 /// "Rounding Modifiers": .rn nearest even, .rz towards zero, .rm towards
 /// minus infinity, .rp towards plus infinity).
+/// Calls `compute` out of line: the compiler may move arithmetic across
+/// fesetround (-frounding-math does not stop it), but not into a call.
+template <typename Compute>
+__attribute__((noinline)) auto computeOutOfLine(Compute compute) {
+  return compute();
+}
+
 template <typename Compute> auto inMode(uint32_t mode, Compute compute) {
   int saved = std::fegetround();
   std::fesetround(toFenvMode(mode));
-  auto result = compute();
+  auto result = computeOutOfLine(compute);
   std::fesetround(saved);
   return result;
 }

@@ -976,7 +976,7 @@ bool CallLowering::lowerIntrinsic(StringRef name, std::string &why) {
     return true;
   }
   if (op == "wmma")
-    return lowerWmma(name.drop_front(5), why);
+    return lowerWmma(name.drop_front(strlen("llvm.nvvm.")), why);
 
   // Math.
   Type *type = call.getType();

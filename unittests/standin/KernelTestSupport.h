@@ -78,6 +78,7 @@ struct KernelIR {
       std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> module;
 
+  KernelIR() = default;
   explicit KernelIR(const std::string &path) {
     auto buffer = llvm::MemoryBuffer::getFile(path);
     REQUIRE(buffer);
