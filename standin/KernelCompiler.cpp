@@ -233,7 +233,17 @@ Error ProgramBuilder::checkAgainstImage(std::string &message) {
                 " in the kernel IR";
       return Error::InvalidImage;
     }
-    for (size_t i = 0; i < sizes.size(); ++i)
+    const std::vector<uint32_t> &offsets = params[kernel.name].offsets;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (i < kernel.paramOffsets.size() &&
+          kernel.paramOffsets[i] != offsets[i]) {
+        message = "parameter " + std::to_string(i) + " of kernel '" +
+                  kernel.name + "' is at offset " +
+                  std::to_string(kernel.paramOffsets[i]) +
+                  " in the image but " + std::to_string(offsets[i]) +
+                  " in the kernel IR";
+        return Error::InvalidImage;
+      }
       if (sizes[i] != kernel.paramSizes[i]) {
         message = "parameter " + std::to_string(i) + " of kernel '" +
                   kernel.name + "' has " +
@@ -242,6 +252,7 @@ Error ProgramBuilder::checkAgainstImage(std::string &message) {
                   " in the kernel IR";
         return Error::InvalidImage;
       }
+    }
   }
   return Error::Success;
 }
