@@ -172,6 +172,12 @@ private:
   void checkWarpOp(uint32_t warp, uint32_t key, uint32_t mask,
                    uint32_t arriving);
   void completeWarpOp(uint32_t warp, uint32_t key, uint32_t group);
+  /// Each kind's results, for the lanes of `group` in `warp`.
+  void completeShfl(uint32_t warp, uint32_t qualifiers, uint32_t group);
+  void completeVote(uint32_t warp, uint32_t qualifiers, uint32_t group);
+  void completeMatch(uint32_t warp, uint32_t qualifiers, uint32_t group);
+  void completeRedux(uint32_t warp, uint32_t qualifiers, uint32_t group);
+  void completeWmma(uint32_t warp, uint32_t group);
   /// The lanes waiting for convergence complete, site by site.
   bool completeActiveMasks();
   void reportDeadlock();

@@ -1,12 +1,11 @@
 //===- KernelRuntime.cpp - A launch run on the CPU ------------------------===//
 //
-// See KernelRuntime.h: the runtime functions rewritten kernels call (memory
-// checks, barriers and warp-collective instructions through BlockThreads,
-// printf, assert, trap, timers, arithmetic in the PTX rounding modes, wmma),
-// and the pool of worker threads that runs a grid's blocks.
-//
-// This file is compiled with -frounding-math: the rounded arithmetic below
-// changes the rounding mode around single operations.
+// See KernelRuntime.h: the pool of worker threads that runs a grid's blocks,
+// what the runtime functions share (RuntimeFunctions.h), and the runtime
+// functions rewritten kernels call for memory checks, barriers and
+// warp-collective instructions (through BlockThreads), assert, trap and
+// timers. printf is KernelPrintf.cpp's, the PTX rounding modes
+// KernelRounding.cpp's, wmma KernelWmma.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,12 +13,11 @@
 
 #include "standin/BlockThreads.h"
 #include "standin/Driver.h"
+#include "standin/RuntimeFunctions.h"
 
 #include <algorithm>
-#include <cfenv>
 #include <chrono>
 #include <cinttypes>
-#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
@@ -57,7 +55,9 @@ void GridRun::addOutput(uint64_t block, std::string text) {
   output[block] = std::move(text);
 }
 
-namespace {
+//===----------------------------------------------------------------------===//
+// What the runtime functions share.
+//===----------------------------------------------------------------------===//
 
 BlockThreads &blockOf(ThreadContext *context) { return *context->slot->block; }
 
@@ -130,6 +130,8 @@ char *resolve(ThreadContext *context, uintptr_t address, uint32_t space,
   return nullptr;
 }
 
+namespace {
+
 const char *describeSpace(uint32_t space) {
   switch (space) {
   case kAccessGlobal:
@@ -144,6 +146,8 @@ const char *describeSpace(uint32_t space) {
     return "";
   }
 }
+
+} // namespace
 
 std::string hexAddress(uintptr_t address) {
   char text[32];
@@ -164,6 +168,8 @@ bool readString(ThreadContext *context, uintptr_t address, std::string &text) {
   text.assign(at, length);
   return true;
 }
+
+namespace {
 
 //===----------------------------------------------------------------------===//
 // The runtime functions.
@@ -293,146 +299,6 @@ void rtAssertFail(ThreadContext *context, uintptr_t message, uintptr_t file,
   blockOf(context).failAssertion(*context->slot, text);
 }
 
-/// Reads an argument of `bytes` from vprintf's buffer at `offset`, aligned
-/// to its size as the buffer lays it out.
-bool readArgument(ThreadContext *context, uintptr_t buffer, uint64_t &offset,
-                  unsigned bytes, uint64_t &value) {
-  offset = (offset + bytes - 1) / bytes * bytes;
-  uint64_t available = 0;
-  char *at =
-      resolve(context, buffer + offset, kAccessGeneric, false, available);
-  if (!at || available < bytes)
-    return false;
-  value = 0;
-  std::memcpy(&value, at, bytes);
-  offset += bytes;
-  return true;
-}
-
-int32_t rtVprintf(ThreadContext *context, uintptr_t format,
-                  uintptr_t arguments) {
-  checkGrid(context);
-  std::string text;
-  if (!readString(context, format, text))
-    failThread(context, Error::IllegalAddress,
-               describeThread(context) + ": printf's format at " +
-                   hexAddress(format) +
-                   " is not a string the kernel may read: an illegal address");
-  // CUDA C++ Programming Guide, "Formatted Output": the arguments follow
-  // the format in a buffer, each aligned to its size; float is promoted to
-  // double and types narrower than int to int, as for a C variadic call.
-  std::string out;
-  uint64_t offset = 0;
-  int32_t count = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      out += text[i];
-      continue;
-    }
-    size_t start = i++;
-    if (i < text.size() && text[i] == '%') {
-      out += '%';
-      continue;
-    }
-    while (i < text.size() && std::strchr("-+ #0", text[i]))
-      ++i;
-    while (
-        i < text.size() &&
-        (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
-      ++i;
-    std::string length;
-    while (i < text.size() && std::strchr("hljztL", text[i]))
-      length += text[i++];
-    if (i >= text.size())
-      break;
-    char conversion = text[i];
-    std::string spec = text.substr(start, i - start + 1);
-    // The length modifiers go: the value is read at its promoted size and
-    // printed with one of the host's.
-    std::string bare;
-    for (char c : spec)
-      if (!std::strchr("hljztL", c))
-        bare += c;
-    uint64_t value = 0;
-    auto read = [&](unsigned bytes) {
-      if (!readArgument(context, arguments, offset, bytes, value))
-        failThread(context, Error::IllegalAddress,
-                   describeThread(context) + ": printf's argument buffer at " +
-                       hexAddress(arguments) + " has no " +
-                       std::to_string(bytes) + " bytes at offset " +
-                       std::to_string(offset) +
-                       " the kernel may read: an illegal address");
-    };
-    char piece[512];
-    piece[0] = 0;
-    bool wide = length == "l" || length == "ll" || length == "j" ||
-                length == "z" || length == "t";
-    switch (conversion) {
-    case 'd':
-    case 'i':
-    case 'u':
-    case 'x':
-    case 'X':
-    case 'o':
-    case 'c': {
-      read(wide ? 8 : 4);
-      std::string hostSpec = bare.substr(0, bare.size() - 1) +
-                             (conversion == 'c' ? "" : "ll") + conversion;
-      if (conversion == 'c')
-        std::snprintf(piece, sizeof(piece), hostSpec.c_str(),
-                      static_cast<int>(value));
-      else if (conversion == 'd' || conversion == 'i')
-        std::snprintf(
-            piece, sizeof(piece), hostSpec.c_str(),
-            wide ? static_cast<long long>(value)
-                 : static_cast<long long>(static_cast<int32_t>(value)));
-      else
-        std::snprintf(piece, sizeof(piece), hostSpec.c_str(),
-                      wide ? static_cast<unsigned long long>(value)
-                           : static_cast<unsigned long long>(
-                                 static_cast<uint32_t>(value)));
-      break;
-    }
-    case 'f':
-    case 'F':
-    case 'e':
-    case 'E':
-    case 'g':
-    case 'G':
-    case 'a':
-    case 'A': {
-      read(8);
-      double number;
-      std::memcpy(&number, &value, sizeof(number));
-      std::snprintf(piece, sizeof(piece), bare.c_str(), number);
-      break;
-    }
-    case 'p': {
-      read(8);
-      std::snprintf(piece, sizeof(piece), bare.c_str(),
-                    reinterpret_cast<void *>(value));
-      break;
-    }
-    case 's': {
-      read(8);
-      std::string string;
-      if (!readString(context, static_cast<uintptr_t>(value), string))
-        string = "(null)";
-      std::snprintf(piece, sizeof(piece), bare.c_str(), string.c_str());
-      break;
-    }
-    default:
-      // No argument: printed as written.
-      out += spec;
-      continue;
-    }
-    out += piece;
-    ++count;
-  }
-  blockOf(context).output += out;
-  return count;
-}
-
 uint64_t rtClock(ThreadContext *) {
   // %clock64 counts the SM's cycles; the device's clock rate is 1.98 GHz
   // (CU_DEVICE_ATTRIBUTE_CLOCK_RATE).
@@ -457,100 +323,6 @@ void rtNanosleep(ThreadContext *context, uint32_t) {
   blockOf(context).yield(*context->slot);
 }
 
-int toFenvMode(uint32_t mode) {
-  switch (mode) {
-  case kRoundRz:
-    return FE_TOWARDZERO;
-  case kRoundRm:
-    return FE_DOWNWARD;
-  case kRoundRp:
-    return FE_UPWARD;
-  default:
-    return FE_TONEAREST;
-  }
-}
-
-/// Runs `compute` in the rounding mode of a PTX modifier (PTX ISA,
-/// "Rounding Modifiers": .rn nearest even, .rz towards zero, .rm towards
-/// minus infinity, .rp towards plus infinity).
-/// Calls `compute` out of line: the compiler may move arithmetic across
-/// fesetround (-frounding-math does not stop it), but not into a call.
-template <typename Compute>
-__attribute__((noinline)) auto computeOutOfLine(Compute compute) {
-  return compute();
-}
-
-template <typename Compute> auto inMode(uint32_t mode, Compute compute) {
-  int saved = std::fegetround();
-  std::fesetround(toFenvMode(mode));
-  auto result = computeOutOfLine(compute);
-  std::fesetround(saved);
-  return result;
-}
-
-float rtRoundF32(uint32_t op, uint32_t mode, float a, float b, float c) {
-  return inMode(mode, [&]() -> float {
-    volatile float x = a, y = b, z = c;
-    switch (op) {
-    case kRoundedAdd:
-      return x + y;
-    case kRoundedMul:
-      return x * y;
-    case kRoundedDiv:
-      return x / y;
-    case kRoundedFma:
-      return std::fma(x, y, z);
-    case kRoundedSqrt:
-      return std::sqrt(x);
-    default:
-      return 1.0f / x;
-    }
-  });
-}
-
-double rtRoundF64(uint32_t op, uint32_t mode, double a, double b, double c) {
-  return inMode(mode, [&]() -> double {
-    volatile double x = a, y = b, z = c;
-    switch (op) {
-    case kRoundedAdd:
-      return x + y;
-    case kRoundedMul:
-      return x * y;
-    case kRoundedDiv:
-      return x / y;
-    case kRoundedFma:
-      return std::fma(x, y, z);
-    case kRoundedSqrt:
-      return std::sqrt(x);
-    default:
-      return 1.0 / x;
-    }
-  });
-}
-
-float rtD2F(uint32_t mode, double value) {
-  return inMode(mode, [&]() -> float {
-    volatile double x = value;
-    return static_cast<float>(x);
-  });
-}
-
-float rtIToF32(uint32_t isUnsigned, uint32_t mode, uint64_t value) {
-  return inMode(mode, [&]() -> float {
-    volatile uint64_t x = value;
-    return isUnsigned ? static_cast<float>(x)
-                      : static_cast<float>(static_cast<int64_t>(x));
-  });
-}
-
-double rtIToF64(uint32_t isUnsigned, uint32_t mode, uint64_t value) {
-  return inMode(mode, [&]() -> double {
-    volatile uint64_t x = value;
-    return isUnsigned ? static_cast<double>(x)
-                      : static_cast<double>(static_cast<int64_t>(x));
-  });
-}
-
 void rtWmmaMma(ThreadContext *context, const WmmaDescriptor *descriptor,
                void *a, void *b, void *c, void *d, uint32_t site) {
   checkGrid(context);
@@ -564,162 +336,6 @@ void rtWmmaMma(ThreadContext *context, const WmmaDescriptor *descriptor,
   blockOf(context).warpOp(slot, WarpOpKind::Wmma, shape, 0xffffffffu, site);
 }
 
-//===----------------------------------------------------------------------===//
-// wmma
-//===----------------------------------------------------------------------===//
-
-float halfToFloat(uint16_t bits) {
-  uint32_t sign = uint32_t(bits >> 15) << 31;
-  uint32_t exponent = (bits >> 10) & 0x1f;
-  uint32_t mantissa = bits & 0x3ff;
-  uint32_t out;
-  if (exponent == 0x1f) {
-    out = sign | 0x7f800000u | (mantissa << 13);
-  } else if (exponent == 0) {
-    if (mantissa == 0) {
-      out = sign;
-    } else {
-      // Subnormal: normalize.
-      int shift = 0;
-      while (!(mantissa & 0x400)) {
-        mantissa <<= 1;
-        ++shift;
-      }
-      mantissa &= 0x3ff;
-      out = sign | (uint32_t(127 - 15 + 1 - shift) << 23) | (mantissa << 13);
-    }
-  } else {
-    out = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
-  }
-  float value;
-  std::memcpy(&value, &out, sizeof(value));
-  return value;
-}
-
-uint16_t floatToHalf(float value) {
-  // Round to nearest even, as cvt.rn.f16.f32.
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  uint32_t sign = (bits >> 16) & 0x8000;
-  uint32_t exponent = (bits >> 23) & 0xff;
-  uint32_t mantissa = bits & 0x7fffff;
-  if (exponent == 0xff)
-    return static_cast<uint16_t>(sign | 0x7c00 | (mantissa ? 0x200 : 0));
-  int e = static_cast<int>(exponent) - 127 + 15;
-  if (e >= 0x1f)
-    return static_cast<uint16_t>(sign | 0x7c00);
-  if (e <= 0) {
-    if (e < -10)
-      return static_cast<uint16_t>(sign);
-    mantissa |= 0x800000;
-    uint32_t shift = static_cast<uint32_t>(14 - e);
-    uint32_t half = mantissa >> shift;
-    uint32_t rest = mantissa & ((1u << shift) - 1);
-    uint32_t midpoint = 1u << (shift - 1);
-    if (rest > midpoint || (rest == midpoint && (half & 1)))
-      ++half;
-    return static_cast<uint16_t>(sign | half);
-  }
-  uint32_t half = (uint32_t(e) << 10) | (mantissa >> 13);
-  uint32_t rest = mantissa & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
-    ++half; // may carry into the exponent, up to infinity: as it should
-  return static_cast<uint16_t>(sign | half);
-}
-
-float bf16ToFloat(uint16_t bits) {
-  uint32_t out = uint32_t(bits) << 16;
-  float value;
-  std::memcpy(&value, &out, sizeof(value));
-  return value;
-}
-
-unsigned wmmaBytes(uint32_t type) {
-  switch (type) {
-  case kWmmaF16:
-  case kWmmaBF16:
-    return 2;
-  case kWmmaS8:
-  case kWmmaU8:
-    return 1;
-  case kWmmaF64:
-    return 8;
-  default:
-    return 4;
-  }
-}
-
-double readElement(const void *fragment, uint32_t type, uint32_t index) {
-  const char *at =
-      static_cast<const char *>(fragment) + uint64_t(index) * wmmaBytes(type);
-  switch (type) {
-  case kWmmaF16: {
-    uint16_t bits;
-    std::memcpy(&bits, at, 2);
-    return halfToFloat(bits);
-  }
-  case kWmmaBF16: {
-    uint16_t bits;
-    std::memcpy(&bits, at, 2);
-    return bf16ToFloat(bits);
-  }
-  case kWmmaS8:
-    return static_cast<int8_t>(*at);
-  case kWmmaU8:
-    return static_cast<uint8_t>(*at);
-  case kWmmaS32: {
-    int32_t value;
-    std::memcpy(&value, at, 4);
-    return value;
-  }
-  case kWmmaF64: {
-    double value;
-    std::memcpy(&value, at, 8);
-    return value;
-  }
-  case kWmmaTF32: {
-    // PTX ISA, wmma with .tf32: the low 13 bits of the mantissa are
-    // ignored.
-    uint32_t bits;
-    std::memcpy(&bits, at, 4);
-    bits &= 0xffffe000u;
-    float value;
-    std::memcpy(&value, &bits, 4);
-    return value;
-  }
-  default: {
-    float value;
-    std::memcpy(&value, at, 4);
-    return value;
-  }
-  }
-}
-
-void writeElement(void *fragment, uint32_t type, uint32_t index, double value,
-                  int64_t integer) {
-  char *at = static_cast<char *>(fragment) + uint64_t(index) * wmmaBytes(type);
-  switch (type) {
-  case kWmmaF16: {
-    uint16_t bits = floatToHalf(static_cast<float>(value));
-    std::memcpy(at, &bits, 2);
-    return;
-  }
-  case kWmmaS32: {
-    int32_t narrow = static_cast<int32_t>(integer);
-    std::memcpy(at, &narrow, 4);
-    return;
-  }
-  case kWmmaF64:
-    std::memcpy(at, &value, 8);
-    return;
-  default: {
-    float narrow = static_cast<float>(value);
-    std::memcpy(at, &narrow, 4);
-    return;
-  }
-  }
-}
-
 } // namespace
 
 void BlockThreads::yield(ThreadSlot &slot) {
@@ -727,62 +343,6 @@ void BlockThreads::yield(ThreadSlot &slot) {
     return;
   runQueue.push_back(slot.linear);
   suspend(slot);
-}
-
-void runWmma(ThreadSlot *const lanes[kWarpSize]) {
-  // Each lane holds `count` elements of a fragment; element e of lane l is
-  // element (l * count + e) mod (rows * cols) of the matrix, in row-major
-  // order, whatever layout the load read it in (the PTX ISA leaves the
-  // distribution of a fragment over the lanes unspecified; loads, stores
-  // and mma here agree on this one).
-  const WmmaDescriptor &d = *lanes[0]->wmma;
-  auto gather = [&](int which, uint32_t type, uint32_t count, uint32_t rows,
-                    uint32_t cols, std::vector<double> &out) {
-    uint32_t elements = rows * cols;
-    out.assign(elements, 0.0);
-    for (uint32_t lane = 0; lane < kWarpSize; ++lane)
-      for (uint32_t e = 0; e < count; ++e)
-        out[(lane * count + e) % elements] =
-            readElement(lanes[lane]->fragments[which], type, e);
-  };
-  std::vector<double> a, b, c;
-  gather(0, d.aType, d.aCount, d.m, d.k, a);
-  gather(1, d.bType, d.bCount, d.k, d.n, b);
-  gather(2, d.cType, d.cCount, d.m, d.n, c);
-  bool integer = d.dType == kWmmaS32;
-  std::vector<double> result(d.m * d.n);
-  std::vector<int64_t> integers(d.m * d.n);
-  for (uint32_t i = 0; i < d.m; ++i)
-    for (uint32_t j = 0; j < d.n; ++j) {
-      if (integer) {
-        int64_t sum = static_cast<int64_t>(c[i * d.n + j]);
-        for (uint32_t k = 0; k < d.k; ++k)
-          sum += static_cast<int64_t>(a[i * d.k + k]) *
-                 static_cast<int64_t>(b[k * d.n + j]);
-        // Without .satfinite the sum wraps as 32-bit integers do; with it,
-        // it is clamped to the s32 range.
-        if (d.saturate)
-          sum = std::max<int64_t>(INT32_MIN, std::min<int64_t>(INT32_MAX, sum));
-        integers[i * d.n + j] =
-            static_cast<int32_t>(static_cast<uint32_t>(sum));
-        continue;
-      }
-      // Products of f16, bf16 and tf32 values are exact in double; the sum
-      // is rounded once to the accumulator's type.
-      double sum = c[i * d.n + j];
-      for (uint32_t k = 0; k < d.k; ++k)
-        sum += a[i * d.k + k] * b[k * d.n + j];
-      result[i * d.n + j] = d.dType == kWmmaF64
-                                ? sum
-                                : static_cast<double>(static_cast<float>(sum));
-    }
-  uint32_t elements = d.m * d.n;
-  for (uint32_t lane = 0; lane < kWarpSize; ++lane)
-    for (uint32_t e = 0; e < d.dCount; ++e) {
-      uint32_t index = (lane * d.dCount + e) % elements;
-      writeElement(lanes[lane]->fragments[3], d.dType, e, result[index],
-                   integers[index]);
-    }
 }
 
 std::vector<RuntimeSymbol> getRuntimeSymbols() {
