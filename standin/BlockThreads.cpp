@@ -309,6 +309,9 @@ void BlockThreads::run(GridRun &run, uint64_t index) {
   r[kNsmId] = 132;
   r[kDynamicSmemSize] = static_cast<uint32_t>(run.dynamicSharedBytes);
   r[kTotalSmemSize] = static_cast<uint32_t>(sharedBytes);
+  // PTX ISA, %gridid: "a temporal grid launch number", distinct for grids
+  // that run at the same time.
+  r[kGridId] = static_cast<uint32_t>(run.gridId);
   base.shared = shared.data();
   base.sharedBytes = sharedBytes;
   base.grid = &run;

@@ -58,6 +58,8 @@ enum SpecialRegister : uint32_t {
   kNsmId,
   kDynamicSmemSize,
   kTotalSmemSize,
+  /// %gridid: the launch's number, distinct for each grid of the process.
+  kGridId,
   kSpecialRegisterCount,
 };
 

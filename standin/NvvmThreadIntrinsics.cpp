@@ -51,13 +51,20 @@ bool CallLowering::lowerSpecialRegister(StringRef rest) {
       {"cluster.nctarank", kClusterNctarank},
       {"smid", kSmId},
       {"nsmid", kNsmId},
-      {"dynamic.smem.size", kDynamicSmemSize},
-      {"total.smem.size", kTotalSmemSize},
-      {"aggr.smem.size", kTotalSmemSize},
+      // LLVM spells these three with underscores, as PTX does
+      // (IntrinsicsNVVM.td gives them explicit names).
+      {"dynamic_smem_size", kDynamicSmemSize},
+      {"total_smem_size", kTotalSmemSize},
+      {"aggr_smem_size", kTotalSmemSize},
+      {"gridid", kGridId},
   };
   for (const auto &[spelling, r] : registers)
     if (rest == spelling) {
-      replace(reg(r));
+      // %gridid is 64 bits in PTX; LLVM's intrinsic may read it as 32.
+      Value *value = reg(r);
+      if (call.getType()->isIntegerTy(64))
+        value = b.CreateZExt(value, i64);
+      replace(value);
       return true;
     }
   // The .w components are 0: "%tid.w" and the like are reserved.
@@ -143,6 +150,13 @@ std::optional<bool> CallLowering::lowerThreadIntrinsic(StringRef name,
     return true;
   }
 
+  // %is_explicit_cluster (PTX ISA, "Special Registers"): whether the
+  // launch asked for clusters; LLVM reads it with an intrinsic outside
+  // read.ptx.sreg.
+  if (name == "llvm.nvvm.is_explicit_cluster") {
+    replace(b.CreateICmpNE(reg(kIsExplicitCluster), b.getInt32(0)));
+    return true;
+  }
   if (name == "llvm.nvvm.activemask") {
     replace(runtime("activemask", i32, {ctx, siteValue("activemask")}));
     return true;

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 
 using namespace gpu_runner::test;
@@ -48,6 +49,52 @@ TEST_CASE("a kernel reads its special registers", "[standin][kernels]") {
             CHECK(values[i] == int32_t(tx + 10 * ty + 100 * tz + 1000 * x +
                                        10000 * y + 100000));
           }
+  CHECK(cuMemFree(out) == CUDA_SUCCESS);
+  CHECK(cuModuleUnload(module) == CUDA_SUCCESS);
+}
+
+// PTX ISA, "Special Registers": %dynamic_smem_size is the launch's dynamic
+// shared memory, %total_smem_size and %aggr_smem_size the block's static
+// and dynamic shared memory together (the stand-in reserves none),
+// %is_explicit_cluster whether the launch asked for clusters, %gridid "a
+// temporal grid launch number", different for each launch.
+TEST_CASE("a kernel reads its launch's special registers",
+          "[standin][kernels]") {
+  CUmodule module = loadKernels(inputPath("ids.ll"));
+  CUfunction registers = getKernel(module, "registers");
+  CUdeviceptr out = toDevice(std::vector<int32_t>(6, -1));
+  std::vector<void *> params = {&out};
+  REQUIRE(launch(registers, 1, 1, 1, 64, 1, 1, 48, params) == CUDA_SUCCESS);
+  std::vector<int32_t> first = fromDevice<int32_t>(out, 6);
+  CHECK(first[0] == 48);
+  CHECK(first[1] == 16 + 48);
+  CHECK(first[2] == 16 + 48);
+  CHECK(first[3] == 0);
+  CHECK(first[5] == 32);
+
+  // A launch that names a cluster size has explicit clusters, and another
+  // grid number.
+  CUlaunchAttribute attribute;
+  std::memset(&attribute, 0, sizeof(attribute));
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = 2;
+  attribute.value.clusterDim.y = 1;
+  attribute.value.clusterDim.z = 1;
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = 2;
+  config.gridDimY = config.gridDimZ = 1;
+  config.blockDimX = 64;
+  config.blockDimY = config.blockDimZ = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  REQUIRE(cuLaunchKernelEx(&config, registers, params.data(), nullptr) ==
+          CUDA_SUCCESS);
+  std::vector<int32_t> second = fromDevice<int32_t>(out, 6);
+  CHECK(second[0] == 0);
+  CHECK(second[1] == 16);
+  CHECK(second[3] == 1);
+  CHECK(second[4] != first[4]);
   CHECK(cuMemFree(out) == CUDA_SUCCESS);
   CHECK(cuModuleUnload(module) == CUDA_SUCCESS);
 }

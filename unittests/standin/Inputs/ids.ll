@@ -55,3 +55,47 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
 declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.laneid()
+
+; Thread 0 writes the registers of the launch (PTX ISA, "Special
+; Registers"): out = {%dynamic_smem_size, %total_smem_size,
+; %aggr_smem_size, %is_explicit_cluster, %gridid, %warpsize}. @tile gives
+; the kernel 16 bytes of static shared memory.
+@tile = internal addrspace(3) global [4 x i32] undef, align 16
+
+define ptx_kernel void @registers(ptr addrspace(1) %out) {
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  store i32 %tx, ptr addrspace(3) @tile, align 16
+  %first = icmp eq i32 %tx, 0
+  br i1 %first, label %write, label %done
+
+write:
+  %dynamic = call i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
+  %total = call i32 @llvm.nvvm.read.ptx.sreg.total_smem_size()
+  %aggr = call i32 @llvm.nvvm.read.ptx.sreg.aggr_smem_size()
+  %explicit = call i1 @llvm.nvvm.is_explicit_cluster()
+  %explicit32 = zext i1 %explicit to i32
+  %grid = call i32 @llvm.nvvm.read.ptx.sreg.gridid()
+  %warp = call i32 @llvm.nvvm.read.ptx.sreg.warpsize()
+  store i32 %dynamic, ptr addrspace(1) %out, align 4
+  %p1 = getelementptr inbounds i32, ptr addrspace(1) %out, i64 1
+  store i32 %total, ptr addrspace(1) %p1, align 4
+  %p2 = getelementptr inbounds i32, ptr addrspace(1) %out, i64 2
+  store i32 %aggr, ptr addrspace(1) %p2, align 4
+  %p3 = getelementptr inbounds i32, ptr addrspace(1) %out, i64 3
+  store i32 %explicit32, ptr addrspace(1) %p3, align 4
+  %p4 = getelementptr inbounds i32, ptr addrspace(1) %out, i64 4
+  store i32 %grid, ptr addrspace(1) %p4, align 4
+  %p5 = getelementptr inbounds i32, ptr addrspace(1) %out, i64 5
+  store i32 %warp, ptr addrspace(1) %p5, align 4
+  br label %done
+
+done:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
+declare i32 @llvm.nvvm.read.ptx.sreg.total_smem_size()
+declare i32 @llvm.nvvm.read.ptx.sreg.aggr_smem_size()
+declare i1 @llvm.nvvm.is_explicit_cluster()
+declare i32 @llvm.nvvm.read.ptx.sreg.gridid()
+declare i32 @llvm.nvvm.read.ptx.sreg.warpsize()
