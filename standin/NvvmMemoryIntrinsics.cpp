@@ -27,7 +27,11 @@ std::optional<bool> CallLowering::lowerMemoryIntrinsic(StringRef name,
     return true;
   }
 
-  // Scoped atomics: the host's atomics are atomic for every scope.
+  // Scoped atomics (PTX ISA, atom): the host's atomics are atomic for every
+  // scope (.cta, .gpu, .sys), and sequentially consistent, the strongest
+  // order. atom.inc is "(old >= b) ? 0 : old + 1" and atom.dec
+  // "((old == 0) || (old > b)) ? b : old - 1": LLVM's uinc_wrap and
+  // udec_wrap.
   if (rest.consume_front("atomic.")) {
     SmallVector<StringRef> form;
     rest.split(form, '.');

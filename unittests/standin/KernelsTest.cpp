@@ -377,6 +377,7 @@ TEST_CASE("atomics are atomic across the grid's blocks", "[standin][kernels]") {
   const unsigned blocks = 8, threads = 128, n = blocks * threads;
   std::vector<uint32_t> initial(32, 0);
   initial[9] = 0xffffffffu;
+  initial[15] = 0xffffffffu;
   CUdeviceptr c = toDevice(initial);
   REQUIRE(launch(atomics, blocks, 1, 1, threads, 1, 1, 0, {&c}) ==
           CUDA_SUCCESS);
@@ -406,6 +407,24 @@ TEST_CASE("atomics are atomic across the grid's blocks", "[standin][kernels]") {
   CHECK(quarter == 0.25 * n);
   for (unsigned b = 0; b < blocks; ++b)
     CHECK(w[16 + b] == threads);
+  // Each exchange gives back the value before it: the initial 0 and every
+  // g but the last one written, so those and the last add up to every g.
+  uint32_t sum = n * (n - 1) / 2;
+  CHECK(w[14] < n);
+  CHECK(w[24] + w[14] == sum);
+  CHECK(w[15] == 5u);
+  // The scoped forms (PTX ISA, atom: .exch, .cas, .add.f32, .inc, .dec,
+  // .max with a .cta or .sys scope), which the host's atomics, atomic for
+  // every scope, implement.
+  CHECK(w[25] < n);
+  CHECK(w[26] + w[25] == sum);
+  CHECK(w[27] == 2 * n);
+  float scopedHalf;
+  std::memcpy(&scopedHalf, &w[28], 4);
+  CHECK(scopedHalf == 0.5f * n);
+  CHECK(w[29] == n % 10);
+  CHECK(w[30] == (10 - n % 10) % 10);
+  CHECK(int32_t(w[31]) == int32_t(n - 1 - 100));
   CHECK(cuMemFree(c) == CUDA_SUCCESS);
   CHECK(cuModuleUnload(module) == CUDA_SUCCESS);
 }
