@@ -90,9 +90,11 @@ const char *getKnownDescription(CUresult code) {
   case CUDA_ERROR_NOT_PERMITTED:
     return "operation not permitted";
   case CUDA_ERROR_NOT_SUPPORTED:
-    // The stand-in's refusal of every launch.
+    // The stand-in's refusal of a launch it cannot run, or of kernel IR.
     return "operation not supported: this is gpu-runner's CUDA driver "
-           "stand-in, which runs no kernels";
+           "stand-in, which runs a kernel only from the LLVM IR its image "
+           "was compiled from (gpuRunnerStandinModuleAttachIR), and only "
+           "what it implements of that IR";
   case CUDA_ERROR_INVALID_CLUSTER_SIZE:
     return "a kernel launch error has occurred due to cluster "
            "misconfiguration";
@@ -152,7 +154,18 @@ public:
     case Error::InvalidClusterSize:
       return CUDA_ERROR_INVALID_CLUSTER_SIZE;
     case Error::KernelsNotRun:
+    case Error::KernelNotSupported:
       return CUDA_ERROR_NOT_SUPPORTED;
+    case Error::IllegalAddress:
+      return CUDA_ERROR_ILLEGAL_ADDRESS;
+    case Error::MisalignedAddress:
+      return CUDA_ERROR_MISALIGNED_ADDRESS;
+    case Error::LaunchFailed:
+      return CUDA_ERROR_LAUNCH_FAILED;
+    case Error::Assert:
+      return CUDA_ERROR_ASSERT;
+    case Error::Sticky:
+      return CUDA_ERROR_UNKNOWN;
     }
     return CUDA_ERROR_UNKNOWN;
   }

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "standin/CudaEntry.h"
+#include "standin/StandinKernels.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -79,6 +80,25 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
     std::snprintf(buffer, size, "%s",
                   result == CUDA_SUCCESS ? "" : log.c_str());
   return result;
+}
+
+int gpuRunnerStandinModuleAttachIR(void *module, const void *bitcode,
+                                   size_t bytes, char *log, size_t logBytes) {
+  Call call("gpuRunnerStandinModuleAttachIR");
+  call.argHandle("module", HandleKind::Module, module).arg("bytes", bytes);
+  ENTER(call, Context);
+  std::string message;
+  Error error = Error::InvalidValue;
+  if (!bitcode || !bytes || !driver().canRead(bitcode, bytes) ||
+      (logBytes && !driver().canRead(log, logBytes)))
+    message = "the bitcode or the log cannot be read";
+  else
+    error = driver().attachKernelIR(module, bitcode, bytes, message);
+  if (log && logBytes)
+    std::snprintf(log, logBytes, "%s", message.c_str());
+  if (!message.empty())
+    call.out("why", message);
+  return finish(call, error);
 }
 
 CUresult cuModuleUnload(CUmodule hmod) {
@@ -189,15 +209,22 @@ std::string describeParams(void **kernelParams, void **extra) {
          ", extra=" + (extra ? "set" : "null");
 }
 
-CUresult launch(Call &call, CUfunction f, const LaunchRequest &request,
+CUresult launch(Call &call, CUfunction f, LaunchRequest &request,
                 CUstream stream) {
+  // CUDA C++ Programming Guide, "Formatted Output": device printf's buffer
+  // is flushed at the start of a launch.
+  driver().flushKernelOutput();
   if (request.extra)
     if (Error error = driver().checkLaunchExtra(
-            request.extra, CU_LAUNCH_PARAM_BUFFER_POINTER,
+            request, CU_LAUNCH_PARAM_BUFFER_POINTER,
             CU_LAUNCH_PARAM_BUFFER_SIZE, CU_LAUNCH_PARAM_END);
         error != Error::Success)
       return fail(call, error);
-  return finish(call, driver().launch(f, request, getLimits(), stream));
+  std::string why;
+  Error error = driver().launch(f, request, getLimits(), stream, why);
+  if (!why.empty())
+    call.out("why", why);
+  return finish(call, error);
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -33,7 +34,7 @@ __attribute__((tls_model("initial-exec"))) thread_local int currentDevice = -1;
 
 /// A sticky error ends all work of the process: CUDA's documentation of
 /// each such error says "any further CUDA work will return the same error".
-int stickyCode = 0;
+std::atomic<int> stickyCode{0};
 
 /// Handles are numbers in a range no allocator hands out, tagged by kind.
 constexpr uintptr_t kHandleTag = 0x7e5700000000ull;
@@ -115,6 +116,18 @@ const char *getErrorSpelling(Error error) {
     return "InvalidClusterSize";
   case Error::KernelsNotRun:
     return "KernelsNotRun";
+  case Error::KernelNotSupported:
+    return "KernelNotSupported";
+  case Error::IllegalAddress:
+    return "IllegalAddress";
+  case Error::MisalignedAddress:
+    return "MisalignedAddress";
+  case Error::LaunchFailed:
+    return "LaunchFailed";
+  case Error::Assert:
+    return "Assert";
+  case Error::Sticky:
+    return "Sticky";
   }
   return "unknown";
 }
@@ -308,13 +321,18 @@ void Driver::retainContext(int device) {
 }
 
 Error Driver::releaseContext(int device) {
-  std::lock_guard<std::mutex> lock(scheduler.mutex);
-  // cuda.h, cuDevicePrimaryCtxRelease: "Releasing a primary context that
-  // has not been previously retained will fail with
-  // CUDA_ERROR_INVALID_CONTEXT."
-  if (devices.at(device).retained == 0)
-    return Error::InvalidContext;
-  --devices[device].retained;
+  {
+    std::lock_guard<std::mutex> lock(scheduler.mutex);
+    // cuda.h, cuDevicePrimaryCtxRelease: "Releasing a primary context that
+    // has not been previously retained will fail with
+    // CUDA_ERROR_INVALID_CONTEXT."
+    if (devices.at(device).retained == 0)
+      return Error::InvalidContext;
+    if (--devices[device].retained > 0)
+      return Error::Success;
+  }
+  // "context destruction" flushes device printf's buffer.
+  flushKernelOutput();
   return Error::Success;
 }
 
@@ -341,7 +359,15 @@ Error Driver::free(void *pointer) {
   std::unique_lock<std::mutex> lock(scheduler.mutex);
   for (const Fence &fence : getAllWork(-1))
     waitFor(scheduler, lock, fence);
+  // cuda.h, cuMemFree: "Note that this function may also return error codes
+  // from previous, asynchronous launches."
+  if (Error error = afterWait(getCurrentDevice()); error != Error::Success)
+    return error;
   return memory.free(pointer);
+}
+
+Error Driver::afterWait(int device) const {
+  return getStickyCode(device) ? Error::Sticky : Error::Success;
 }
 
 std::vector<Fence> Driver::getAllWork(int device) {
@@ -460,7 +486,11 @@ int Call::enter(Needs needs) {
   return 0;
 }
 
-int Call::done(Error error) { return done(getVendor().getCode(error)); }
+int Call::done(Error error) {
+  if (error == Error::Sticky)
+    return done(Driver::get().getStickyCode(Driver::get().getCurrentDevice()));
+  return done(getVendor().getCode(error));
+}
 
 int Call::done(int code) {
   if (tracing) {

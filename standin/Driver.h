@@ -55,10 +55,17 @@ struct CopyExtent {
   uint64_t maxPitch = UINT64_MAX;
 };
 
+class KernelProgram;
+struct CompiledKernel;
+struct GridRun;
+
 struct Module {
   uint64_t id = 0;
   int device = 0;
   ImageInfo image;
+  /// The kernels compiled from the image's IR, once given
+  /// (gpuRunnerStandinModuleAttachIR); launches hold it while they run.
+  std::shared_ptr<const KernelProgram> program;
 };
 
 struct Function {
@@ -82,6 +89,10 @@ struct LaunchRequest {
   uint64_t sharedBytes = 0;
   void **kernelParams = nullptr;
   void **extra = nullptr;
+  /// What `extra` gives (checkLaunchExtra): the parameter buffer and its
+  /// size.
+  const void *extraBuffer = nullptr;
+  uint64_t extraBytes = 0;
 };
 
 /// Device limits the launch checks use; the front ends answer the same
@@ -197,14 +208,27 @@ public:
   /// Calls `update` on the function a handle names, with the lock held.
   Error updateFunction(void *handle,
                        const std::function<Error(Function &)> &update);
-  /// The `extra` array of a launch: pairs of a marker and a value, ended by
-  /// `end` (CU_LAUNCH_PARAM_END, HIP_LAUNCH_PARAM_END), all readable.
-  Error checkLaunchExtra(void **extra, const void *bufferPointer,
+  /// The `extra` array of `request`: pairs of a marker and a value, ended
+  /// by `end` (CU_LAUNCH_PARAM_END, HIP_LAUNCH_PARAM_END), all readable;
+  /// sets the request's extraBuffer and extraBytes.
+  Error checkLaunchExtra(LaunchRequest &request, const void *bufferPointer,
                          const void *bufferSize, const void *end);
+  /// Compiles the LLVM IR of a module's image (DriverKernels.cpp); `message`
+  /// says why it cannot.
+  Error attachKernelIR(void *module, const void *bitcode, uint64_t bytes,
+                       std::string &message);
   /// Checks a launch against the device's and the function's limits and
-  /// its arguments, then refuses it: KernelsNotRun.
+  /// its arguments (`why` names what is wrong), then enqueues it on the
+  /// stream if the module has its kernels' IR, else refuses it:
+  /// KernelsNotRun.
   Error launch(void *function, const LaunchRequest &request,
-               const DeviceLimits &limits, void *stream);
+               const DeviceLimits &limits, void *stream, std::string &why);
+
+  /// Writes what kernels printed (stdout) and their failed assertions
+  /// (stderr) since the last time: CUDA flushes device printf's buffer at
+  /// launches, synchronizations and module loads (CUDA C++ Programming
+  /// Guide, "Formatted Output").
+  void flushKernelOutput();
 
   //===--------------------------------------------------------------------===//
   // The trace and the leak report.
@@ -239,6 +263,15 @@ private:
                std::vector<Fence> waits = {}, bool marker = false);
   /// Waits for `stream`; for a null stream, for what it synchronizes with.
   void synchronizeLocked(std::unique_lock<std::mutex> &lock, Stream &stream);
+  /// After a wait: the sticky error a kernel left meanwhile, else Success.
+  Error afterWait(int device) const;
+  /// Copies a checked launch's parameters and queues its grid on
+  /// `stream`. Needs the lock.
+  Error enqueueLaunch(Stream &stream, const Module &module,
+                      const CompiledKernel &kernel,
+                      const LaunchRequest &request);
+  /// A grid's end, on its stream's worker: its output, and its failure.
+  void finishGrid(GridRun &grid, int device);
 
   int deviceCount = 2;
   uint64_t bytesPerDevice = 0;
@@ -262,6 +295,10 @@ private:
   std::map<uint64_t, Module> modules;
   std::map<uint64_t, Function> functions;
   uint64_t nextId = 1;
+  /// Kernel output not flushed yet, under its own lock: grids end on
+  /// stream workers.
+  std::mutex outputMutex;
+  std::string pendingOutput, pendingErrors;
 };
 
 /// An entry point that takes one handle and makes one Driver call of it

@@ -9,6 +9,8 @@
 
 #include "standin/Driver.h"
 
+#include "standin/KernelCompiler.h"
+
 #include <iterator>
 #include <string>
 
@@ -20,6 +22,9 @@ namespace standin {
 //===----------------------------------------------------------------------===//
 
 Error Driver::loadModule(ImageInfo image, void *&handle) {
+  // CUDA C++ Programming Guide, "Formatted Output": module loading and
+  // unloading flush device printf's buffer.
+  flushKernelOutput();
   std::lock_guard<std::mutex> lock(scheduler.mutex);
   Module module;
   module.id = nextId++;
@@ -31,6 +36,7 @@ Error Driver::loadModule(ImageInfo image, void *&handle) {
 }
 
 Error Driver::unloadModule(void *handle) {
+  flushKernelOutput();
   std::lock_guard<std::mutex> lock(scheduler.mutex);
   uint64_t id = 0;
   if (!readHandle(handle, HandleKind::Module, id) || !modules.erase(id))
@@ -77,9 +83,11 @@ Error Driver::updateFunction(void *handle,
   return update(it->second);
 }
 
-Error Driver::checkLaunchExtra(void **extra, const void *bufferPointer,
+Error Driver::checkLaunchExtra(LaunchRequest &request,
+                               const void *bufferPointer,
                                const void *bufferSize, const void *end) {
   std::lock_guard<std::mutex> lock(scheduler.mutex);
+  void **extra = request.extra;
   // cuda.h, cuLaunchKernel: extra "is a list of names of extra options and
   // their corresponding values", terminated by CU_LAUNCH_PARAM_END; "It is
   // required that CU_LAUNCH_PARAM_BUFFER_POINTER also be specified in the
@@ -98,6 +106,7 @@ Error Driver::checkLaunchExtra(void **extra, const void *bufferPointer,
       return Error::InvalidValue;
     if (*at == bufferPointer) {
       hasPointer = at[1] != nullptr;
+      request.extraBuffer = at[1];
     } else if (*at == bufferSize) {
       if (memory.resolve(at[1], sizeof(size_t), false, resolved) !=
           Error::Success)
@@ -107,11 +116,13 @@ Error Driver::checkLaunchExtra(void **extra, const void *bufferPointer,
       return Error::InvalidValue;
     }
   }
+  request.extraBytes = size;
   return size != 0 && !hasPointer ? Error::InvalidValue : Error::Success;
 }
 
 Error Driver::launch(void *functionHandle, const LaunchRequest &request,
-                     const DeviceLimits &limits, void *streamHandle) {
+                     const DeviceLimits &limits, void *streamHandle,
+                     std::string &why) {
   std::unique_lock<std::mutex> lock(scheduler.mutex);
   uint64_t id = 0;
   auto it = readHandle(functionHandle, HandleKind::Function, id)
@@ -169,24 +180,60 @@ Error Driver::launch(void *functionHandle, const LaunchRequest &request,
   // returned if kernel parameters are specified with both kernelParams and
   // extra"; "If f has N parameters, then kernelParams needs to be an array
   // of N pointers", each to a value of its parameter's size.
-  if (request.kernelParams && request.extra)
+  if (request.kernelParams && request.extra) {
+    why = "both kernelParams and extra are given";
     return Error::InvalidValue;
-  if (function.kernel.paramsKnown && !request.extra) {
-    const std::vector<uint32_t> &sizes = function.kernel.paramSizes;
-    if (!sizes.empty()) {
-      Resolved resolved;
-      if (!request.kernelParams ||
-          memory.resolve(request.kernelParams, sizes.size() * sizeof(void *),
-                         false, resolved) != Error::Success)
+  }
+  // The parameters' sizes: the kernel IR's when the module has it (checked
+  // against the image's when it was given), else the image's.
+  const Module &module = modules.at(function.module);
+  const CompiledKernel *compiled =
+      module.program ? module.program->find(function.kernel.name) : nullptr;
+  bool known = compiled || function.kernel.paramsKnown;
+  const std::vector<uint32_t> &sizes =
+      compiled ? compiled->paramSizes : function.kernel.paramSizes;
+  const std::string &name = function.kernel.name;
+  if (known && !request.extra && !sizes.empty()) {
+    Resolved resolved;
+    if (!request.kernelParams ||
+        memory.resolve(request.kernelParams, sizes.size() * sizeof(void *),
+                       false, resolved) != Error::Success) {
+      why = "kernel '" + name + "' has " + std::to_string(sizes.size()) +
+            " parameters, and kernelParams is not an array of as many "
+            "readable pointers";
+      return Error::InvalidValue;
+    }
+    for (size_t i = 0; i < sizes.size(); ++i)
+      if (memory.resolve(request.kernelParams[i], sizes[i], false, resolved) !=
+              Error::Success ||
+          resolved.kind == MemoryKind::Device) {
+        why = "parameter " + std::to_string(i) + " of kernel '" + name +
+              "': kernelParams[" + std::to_string(i) + "] does not point at " +
+              std::to_string(sizes[i]) + " bytes of host memory";
         return Error::InvalidValue;
-      for (size_t i = 0; i < sizes.size(); ++i)
-        if (memory.resolve(request.kernelParams[i], sizes[i], false,
-                           resolved) != Error::Success ||
-            resolved.kind == MemoryKind::Device)
-          return Error::InvalidValue;
+      }
+  }
+  if (compiled && request.extra) {
+    // The buffer holds the parameters at their offsets, as the kernel's
+    // parameter space lays them out: it is that size.
+    Resolved resolved;
+    if (request.extraBytes != compiled->paramBufferBytes) {
+      why = "the parameter buffer of kernel '" + name + "' has " +
+            std::to_string(request.extraBytes) + " bytes, but its " +
+            std::to_string(sizes.size()) + " parameters take " +
+            std::to_string(compiled->paramBufferBytes);
+      return Error::InvalidValue;
+    }
+    if (request.extraBytes &&
+        memory.resolve(request.extraBuffer, request.extraBytes, false,
+                       resolved) != Error::Success) {
+      why = "the parameter buffer of kernel '" + name + "' cannot be read";
+      return Error::InvalidValue;
     }
   }
-  return Error::KernelsNotRun;
+  if (!compiled)
+    return Error::KernelsNotRun;
+  return enqueueLaunch(*stream, module, *compiled, request);
 }
 
 int callOnHandle(const char *entry, const char *argument, HandleKind kind,

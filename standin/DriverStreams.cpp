@@ -137,7 +137,11 @@ Error Driver::queryStream(void *handle) {
   std::shared_ptr<Stream> stream;
   if (Error error = findStream(handle, stream); error != Error::Success)
     return error;
-  return stream->isIdle() ? Error::Success : Error::NotReady;
+  if (!stream->isIdle())
+    return Error::NotReady;
+  // CUDA driver API: errors of earlier asynchronous launches may be
+  // returned by any later call; a finished stream shows them.
+  return afterWait(stream->device);
 }
 
 Error Driver::synchronizeStream(void *handle) {
@@ -146,7 +150,9 @@ Error Driver::synchronizeStream(void *handle) {
   if (Error error = findStream(handle, stream); error != Error::Success)
     return error;
   synchronizeLocked(lock, *stream);
-  return Error::Success;
+  lock.unlock();
+  flushKernelOutput();
+  return afterWait(stream->device);
 }
 
 Error Driver::synchronizeDevice() {
@@ -156,7 +162,9 @@ Error Driver::synchronizeDevice() {
   // worker just before the program exits.
   for (const Fence &fence : getAllWork(device))
     waitFor(scheduler, lock, fence);
-  return Error::Success;
+  lock.unlock();
+  flushKernelOutput();
+  return afterWait(device);
 }
 
 Error Driver::getStreamDevice(void *handle, int &device) {
@@ -222,8 +230,9 @@ Error Driver::queryEvent(void *handle) {
     return error;
   // cuda.h, cuEventRecord: "Before the first call to cuEventRecord(), an
   // event represents an empty set of work".
-  return !event->recorded || event->fence.isDone() ? Error::Success
-                                                   : Error::NotReady;
+  if (event->recorded && !event->fence.isDone())
+    return Error::NotReady;
+  return afterWait(event->device);
 }
 
 Error Driver::synchronizeEvent(void *handle) {
@@ -233,7 +242,9 @@ Error Driver::synchronizeEvent(void *handle) {
     return error;
   if (event->recorded)
     waitFor(scheduler, lock, event->fence);
-  return Error::Success;
+  lock.unlock();
+  flushKernelOutput();
+  return afterWait(event->device);
 }
 
 Error Driver::streamWaitEvent(void *streamHandle, void *eventHandle) {

@@ -45,8 +45,22 @@ enum class Error {
   InvalidConfiguration,
   LaunchOutOfResources,
   InvalidClusterSize,
-  /// A valid launch: the stand-in runs no kernels.
+  /// A valid launch of a module given no kernel IR: the stand-in runs
+  /// kernels only from their IR (gpuRunnerStandinModuleAttachIR).
   KernelsNotRun,
+  /// Kernel IR that uses what the stand-in does not implement.
+  KernelNotSupported,
+  /// A kernel reached memory it may not: sticky.
+  IllegalAddress,
+  /// A kernel broke the alignment its IR promised: sticky.
+  MisalignedAddress,
+  /// A kernel trapped, misused a barrier or warp instruction, or
+  /// deadlocked: sticky.
+  LaunchFailed,
+  /// A device-side assertion failed: sticky.
+  Assert,
+  /// The sticky error a kernel left on the context, found while waiting.
+  Sticky,
 };
 
 /// "InvalidValue": for the stand-in's own messages and unit tests.

@@ -8,9 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "standin/HipEntry.h"
+#include "standin/StandinKernels.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 using namespace gpu_runner::standin;
@@ -144,17 +146,36 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX,
   for (int i = 0; i < 3; ++i)
     if (uint64_t(grid[i]) * block[i] >= (uint64_t(1) << 32))
       return finish(call, Error::InvalidConfiguration);
-  if (extra)
-    if (Error error = driver().checkLaunchExtra(
-            extra, HIP_LAUNCH_PARAM_BUFFER_POINTER,
-            HIP_LAUNCH_PARAM_BUFFER_SIZE, HIP_LAUNCH_PARAM_END);
-        error != Error::Success)
-      return finish(call, error);
   LaunchRequest request;
   request.grid = {gridDimX, gridDimY, gridDimZ};
   request.block = {blockDimX, blockDimY, blockDimZ};
   request.sharedBytes = sharedMemBytes;
   request.kernelParams = kernelParams;
   request.extra = extra;
-  return finish(call, driver().launch(f, request, getLimits(), stream));
+  if (extra)
+    if (Error error = driver().checkLaunchExtra(
+            request, HIP_LAUNCH_PARAM_BUFFER_POINTER,
+            HIP_LAUNCH_PARAM_BUFFER_SIZE, HIP_LAUNCH_PARAM_END);
+        error != Error::Success)
+      return finish(call, error);
+  std::string why;
+  Error error = driver().launch(f, request, getLimits(), stream, why);
+  if (!why.empty())
+    call.out("why", why);
+  return finish(call, error);
+}
+
+int gpuRunnerStandinModuleAttachIR(void *module, const void *bitcode,
+                                   size_t bytes, char *log, size_t logBytes) {
+  Call call("gpuRunnerStandinModuleAttachIR");
+  call.argHandle("module", HandleKind::Module, module).arg("bytes", bytes);
+  ENTER(call, Context);
+  // The HIP stand-in does not compile AMDGPU IR: its modules' launches are
+  // refused as before.
+  std::string message = "the HIP runtime stand-in does not run AMDGPU "
+                        "kernel IR";
+  if (log && logBytes && driver().canRead(log, logBytes))
+    std::snprintf(log, logBytes, "%s", message.c_str());
+  call.out("why", message);
+  return finish(call, Error::KernelNotSupported);
 }

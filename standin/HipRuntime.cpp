@@ -146,7 +146,17 @@ public:
     case Error::LaunchOutOfResources:
       return hipErrorLaunchOutOfResources;
     case Error::KernelsNotRun:
+    case Error::KernelNotSupported:
       return hipErrorNotSupported;
+    case Error::IllegalAddress:
+    case Error::MisalignedAddress:
+      return hipErrorIllegalAddress;
+    case Error::LaunchFailed:
+      return hipErrorLaunchFailure;
+    case Error::Assert:
+      return hipErrorAssert;
+    case Error::Sticky:
+      return hipErrorUnknown;
     }
     return hipErrorUnknown;
   }

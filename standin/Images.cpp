@@ -112,16 +112,37 @@ template <typename Visit> bool forEachSymbol(const ElfFile &file, Visit visit) {
   return true;
 }
 
-/// The parameters a cubin's `.nv.info.<kernel>` section lists: one
-/// EIATTR_KPARAM_INFO record (attribute 0x17) per parameter, each with the
-/// parameter's ordinal and, in bits 18-31 of its last word, its size, as
-/// cuobjdump -elf prints them. Records are a format byte, an attribute byte
-/// and a value: none (format 1), two bytes (2 and 3), or a 16-bit size and
-/// that many bytes (4).
-bool readCubinParams(llvm::ArrayRef<uint8_t> info,
-                     std::vector<uint32_t> &sizes) {
-  std::map<uint16_t, uint32_t> byOrdinal;
+/// The parameters a cubin's `.nv.info.<kernel>` section lists, as cuobjdump
+/// -elf prints its records: a format byte, an attribute byte and a value:
+/// none (format 1), two bytes (2 and 3), or a 16-bit size and that many
+/// bytes (4). A parameter is an EIATTR_KPARAM_INFO record (attribute 0x17:
+/// its ordinal and offset, 16 bits each, at bytes 4 and 6, its size in bits
+/// 18-31 of the last word) or, in newer toolkits' output (kernels whose
+/// parameters take more than 4 KiB), an EIATTR_KPARAM_INFO_V2 record (0x45:
+/// ordinal, offset and size, 16 bits each, at bytes 4, 6 and 8). The
+/// parameter buffer's size is EIATTR_CBANK_PARAM_SIZE (0x19) and the size
+/// in EIATTR_PARAM_CBANK (0x0a: bank symbol, then offset and size, 16 bits
+/// each): both must be where the last parameter ends. Fails, saying why in
+/// `log`, when the records disagree.
+bool readCubinParams(llvm::ArrayRef<uint8_t> info, KernelInfo &kernel,
+                     std::string &log) {
+  struct Param {
+    uint32_t offset, size;
+  };
+  std::map<uint16_t, Param> byOrdinal;
+  int64_t cbankParamSize = -1, paramCbankSize = -1;
   size_t at = 0;
+  auto add = [&](uint16_t ordinal, Param param, const char *record) {
+    auto [it, added] = byOrdinal.insert({ordinal, param});
+    if (!added &&
+        (it->second.offset != param.offset || it->second.size != param.size)) {
+      log = "the cubin's " + std::string(record) + " record of parameter " +
+            std::to_string(ordinal) + " of kernel '" + kernel.name +
+            "' disagrees with another record of it";
+      return false;
+    }
+    return true;
+  };
   while (at + 2 <= info.size()) {
     uint8_t format = info[at], attribute = info[at + 1];
     if (format == 1) {
@@ -129,29 +150,66 @@ bool readCubinParams(llvm::ArrayRef<uint8_t> info,
       continue;
     }
     if (format == 2 || format == 3) {
+      if (at + 4 > info.size())
+        break;
+      if (attribute == 0x19)
+        cbankParamSize =
+            readLE<uint16_t>(reinterpret_cast<const char *>(&info[at + 2]));
       at += 4;
       continue;
     }
-    if (format != 4 || at + 4 > info.size())
+    if (format != 4 || at + 4 > info.size()) {
+      log = "the cubin's .nv.info." + kernel.name + " cannot be read";
       return false;
+    }
     uint16_t size =
         readLE<uint16_t>(reinterpret_cast<const char *>(&info[at + 2]));
-    if (at + 4 + size > info.size())
+    if (at + 4 + size > info.size()) {
+      log = "the cubin's .nv.info." + kernel.name + " is truncated";
       return false;
+    }
     const char *value = reinterpret_cast<const char *>(&info[at + 4]);
     if (attribute == 0x17 && size == 12) {
-      uint16_t ordinal = readLE<uint16_t>(value + 4);
       uint32_t word = readLE<uint32_t>(value + 8);
-      byOrdinal[ordinal] = (word >> 18) & 0x3fff;
+      if (!add(readLE<uint16_t>(value + 4),
+               {readLE<uint16_t>(value + 6), (word >> 18) & 0x3fff},
+               "EIATTR_KPARAM_INFO"))
+        return false;
+    } else if (attribute == 0x45 && size == 12) {
+      if (!add(readLE<uint16_t>(value + 4),
+               {readLE<uint16_t>(value + 6), readLE<uint16_t>(value + 8)},
+               "EIATTR_KPARAM_INFO_V2"))
+        return false;
+    } else if (attribute == 0x0a && size == 8) {
+      paramCbankSize = readLE<uint16_t>(value + 6);
     }
     at += 4 + size;
   }
-  sizes.clear();
-  for (const auto &[ordinal, size] : byOrdinal) {
-    if (ordinal != sizes.size())
+  kernel.paramSizes.clear();
+  kernel.paramOffsets.clear();
+  uint64_t end = 0;
+  for (const auto &[ordinal, param] : byOrdinal) {
+    if (ordinal != kernel.paramSizes.size()) {
+      log = "the cubin lists no parameter " +
+            std::to_string(kernel.paramSizes.size()) + " of kernel '" +
+            kernel.name + "', but a parameter " + std::to_string(ordinal);
       return false;
-    sizes.push_back(size);
+    }
+    kernel.paramSizes.push_back(param.size);
+    kernel.paramOffsets.push_back(param.offset);
+    end = std::max<uint64_t>(end, uint64_t(param.offset) + param.size);
   }
+  for (auto [name, recorded] : {std::pair<const char *, int64_t>{
+                                    "EIATTR_CBANK_PARAM_SIZE", cbankParamSize},
+                                {"EIATTR_PARAM_CBANK", paramCbankSize}}) {
+    if (recorded >= 0 && uint64_t(recorded) != end) {
+      log = "the cubin's parameters of kernel '" + kernel.name + "' end at " +
+            std::to_string(end) + " bytes, but its " + name + " says " +
+            std::to_string(recorded);
+      return false;
+    }
+  }
+  kernel.paramsKnown = true;
   return true;
 }
 
@@ -168,6 +226,7 @@ Error readCubin(const char *data, uint64_t size, ImageInfo &info,
     return Error::InvalidImage;
   }
   std::vector<KernelInfo> kernels;
+  std::string paramsLog;
   bool ok = forEachSymbol(*file, [&](const auto &symbol, llvm::StringRef name) {
     if (symbol.getType() != llvm::ELF::STT_FUNC ||
         symbol.getBinding() != llvm::ELF::STB_GLOBAL)
@@ -176,14 +235,19 @@ Error readCubin(const char *data, uint64_t size, ImageInfo &info,
     kernel.name = name.str();
     llvm::ArrayRef<uint8_t> contents;
     uint64_t sectionSize = 0;
-    if (findSection(*file, (".nv.info." + name).str(), contents, sectionSize))
-      kernel.paramsKnown = readCubinParams(contents, kernel.paramSizes);
+    if (findSection(*file, (".nv.info." + name).str(), contents, sectionSize) &&
+        !readCubinParams(contents, kernel, paramsLog))
+      return;
     if (findSection(*file, (".nv.shared." + name).str(), contents, sectionSize))
       kernel.sharedBytes = sectionSize;
     kernels.push_back(std::move(kernel));
   });
   if (!ok) {
     log = "the cubin's symbol table cannot be read";
+    return Error::InvalidImage;
+  }
+  if (!paramsLog.empty()) {
+    log = paramsLog;
     return Error::InvalidImage;
   }
   info.kernels = std::move(kernels);

@@ -34,6 +34,9 @@ struct KernelInfo {
   /// The parameters' sizes in bytes, in order, when the image lists them.
   bool paramsKnown = false;
   std::vector<uint32_t> paramSizes;
+  /// Their offsets in the parameter buffer, where the image gives them (a
+  /// cubin's records); empty otherwise.
+  std::vector<uint32_t> paramOffsets;
   /// Static shared (CUDA) or group segment (AMDGPU) memory.
   uint64_t sharedBytes = 0;
 };

@@ -63,6 +63,7 @@ public:
   void release(uintptr_t address, uint64_t bytes);
   /// Where the stand-in reads and writes `address`.
   char *access(uintptr_t address) const { return view + (address - base); }
+  uintptr_t getBase() const { return base; }
   uint64_t getSize() const { return size; }
   uint64_t getUsed() const { return used; }
 
@@ -154,6 +155,12 @@ public:
   Error unregisterHost(void *pointer);
 
   void getInfo(int device, uint64_t &freeBytes, uint64_t &totalBytes) const;
+
+  /// The arenas, which never move: kernels reach them without the lock.
+  const Arena &getDeviceArena(int device) const {
+    return *deviceArenas.at(device);
+  }
+  const Arena &getManagedArena() const { return *managedArena; }
 
   /// "alloc#3+16", "managed#1+0", "registered#2+8", "host", "null", or
   /// "alloc#3(freed)+16", "device0:0x...(no allocation)": for the trace.

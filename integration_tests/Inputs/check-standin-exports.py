@@ -6,9 +6,11 @@ the backend's table of entry points:
   cuMemAlloc_v2), so a backend that looked up the unversioned name would
   fail to load, as it would with the vendor's library;
 - it exports every entry point the backend's table loads, under the name
-  the header maps it to.
+  the header maps it to;
+- anything else it exports starts with OWN, the prefix of the stand-ins' own
+  entry points (standin/StandinKernels.h), which no vendor library has.
 
-    check-standin-exports.py LIBRARY HEADER TABLE PREFIX
+    check-standin-exports.py LIBRARY HEADER TABLE PREFIX [OWN]
 
 TABLE is the backend's DynamicSymbols.def, whose DRIVER_REQUIRED_SYMBOL(name),
 DRIVER_OPTIONAL_SYMBOL(name) and DRIVER_REQUIRED_SYMBOL_TYPED(name, type)
@@ -23,12 +25,15 @@ import sys
 
 def main():
     library, header, table, prefix = sys.argv[1:5]
+    own = sys.argv[5] if len(sys.argv) > 5 else None
     symbols = subprocess.run(["nm", "-D", "--defined-only", library],
                              stdout=subprocess.PIPE, text=True,
                              check=True).stdout.split("\n")
     exported = {line.split()[-1] for line in symbols if line.strip()}
     entries = sorted(name for name in exported if name.startswith(prefix))
-    others = sorted(exported - set(entries))
+    ours = sorted(name for name in exported
+                  if own and name.startswith(own))
+    others = sorted(exported - set(entries) - set(ours))
 
     # cuda.h: `#define cuMemAlloc cuMemAlloc_v2`, and the per-thread-stream
     # forms `#define cuMemcpyAsync __CUDA_API_PTSZ(cuMemcpyAsync)`.
@@ -59,6 +64,8 @@ def main():
         failed = True
     print("%d entry points exported; the backend loads %d of them"
           % (len(entries), len(loaded)))
+    if own:
+        print("the stand-in's own: %s" % " ".join(ours))
     return 1 if failed else 0
 
 

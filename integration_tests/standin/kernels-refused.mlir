@@ -1,9 +1,10 @@
 // A program with a kernel on the stand-ins: the module loads (a fatbin for
 // sm_90, a gfx90a code object), the kernel is found by name, and the launch,
 // once its arguments check out, is refused with an error that says the
-// stand-in runs no kernels, at the gpu.launch_func.
+// stand-in runs a kernel only from its LLVM IR, which the runtime does not
+// give it yet (CUDA), or runs no kernels (HIP), at the gpu.launch_func.
 // REQUIRES: cuda-standin-lib, hip-standin-lib, ptxas
-// RUN: %expect-exit-1 env GPU_RUNNER_STANDIN_TRACE=%t.cuda %gpu-runner-cuda-standin --no-cache %s 2>&1 | FileCheck %s -DERROR="CUDA_ERROR_NOT_SUPPORTED: operation not supported: this is gpu-runner's CUDA driver stand-in, which runs no kernels"
+// RUN: %expect-exit-1 env GPU_RUNNER_STANDIN_TRACE=%t.cuda %gpu-runner-cuda-standin --no-cache %s 2>&1 | FileCheck %s -DERROR="CUDA_ERROR_NOT_SUPPORTED: operation not supported: this is gpu-runner's CUDA driver stand-in, which runs a kernel only from the LLVM IR its image was compiled from (gpuRunnerStandinModuleAttachIR), and only what it implements of that IR"
 // RUN: FileCheck %s --check-prefix=CUDA < %t.cuda
 // RUN: %expect-exit-1 env GPU_RUNNER_STANDIN_TRACE=%t.hip %gpu-runner-hip-standin --no-cache %s 2>&1 | FileCheck %s -DERROR="hipErrorNotSupported: operation not supported: this is gpu-runner's HIP runtime stand-in, which runs no kernels"
 // RUN: FileCheck %s --check-prefix=HIP < %t.hip

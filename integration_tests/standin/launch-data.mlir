@@ -4,7 +4,7 @@
 // the launch is refused, since the stand-ins run no kernels, at the
 // gpu.func, the launch's location.
 // REQUIRES: cuda-standin-lib, hip-standin-lib, ptxas
-// RUN: %expect-exit-1 env GPU_RUNNER_STANDIN_TRACE=%t.cuda %gpu-runner-cuda-standin --no-cache %s --launch=kernels::scale --grid=2,3 --block=4,2 --dynamic-shared-memory=64 --input=8xf32=1 --input=2 2>&1 | FileCheck %s -DERROR="CUDA_ERROR_NOT_SUPPORTED: operation not supported: this is gpu-runner's CUDA driver stand-in, which runs no kernels"
+// RUN: %expect-exit-1 env GPU_RUNNER_STANDIN_TRACE=%t.cuda %gpu-runner-cuda-standin --no-cache %s --launch=kernels::scale --grid=2,3 --block=4,2 --dynamic-shared-memory=64 --input=8xf32=1 --input=2 2>&1 | FileCheck %s -DERROR="CUDA_ERROR_NOT_SUPPORTED: operation not supported: this is gpu-runner's CUDA driver stand-in, which runs a kernel only from the LLVM IR its image was compiled from (gpuRunnerStandinModuleAttachIR), and only what it implements of that IR"
 // RUN: FileCheck %s --check-prefix=CUDA < %t.cuda
 // RUN: %expect-exit-1 env GPU_RUNNER_STANDIN_TRACE=%t.hip %gpu-runner-hip-standin --no-cache %s --launch=kernels::scale --grid=2,3 --block=4,2 --dynamic-shared-memory=64 --input=8xf32=1 --input=2 2>&1 | FileCheck %s -DERROR="hipErrorNotSupported: operation not supported: this is gpu-runner's HIP runtime stand-in, which runs no kernels"
 // RUN: FileCheck %s --check-prefix=HIP < %t.hip

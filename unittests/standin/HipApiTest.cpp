@@ -6,9 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "standin/StandinKernels.h"
 #include "unittests/standin/StandinTestSupport.h"
 
 #include <hip/hip_runtime_api.h>
+
+#include <dlfcn.h>
 
 #include <cstring>
 #include <thread>
@@ -186,4 +189,21 @@ TEST_CASE("HIP modules and launches", "[standin][hip]") {
                               nullptr) == hipErrorInvalidConfiguration);
   CHECK(hipModuleLaunchKernel(nullptr, 1, 1, 1, 64, 1, 1, 0, nullptr, nullptr,
                               nullptr) == hipErrorInvalidHandle);
+}
+
+TEST_CASE("the HIP stand-in takes no kernel IR yet", "[standin][hip]") {
+  // Its own entry point, found in its library as the runtime finds it.
+  Dl_info info;
+  REQUIRE(dladdr(reinterpret_cast<void *>(&hipInit), &info) != 0);
+  void *library = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+  REQUIRE(library);
+  auto attach = reinterpret_cast<GpuRunnerStandinModuleAttachIRFn>(
+      dlsym(library, GPU_RUNNER_STANDIN_MODULE_ATTACH_IR));
+  REQUIRE(attach);
+  const char bitcode[] = "BC";
+  char log[256] = {};
+  CHECK(attach(nullptr, bitcode, sizeof(bitcode), log, sizeof(log)) ==
+        hipErrorNotSupported);
+  CHECK(std::string(log) ==
+        "the HIP runtime stand-in does not run AMDGPU kernel IR");
 }

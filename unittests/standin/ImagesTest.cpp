@@ -168,3 +168,59 @@ TEST_CASE("an AMDGPU image is a code object or an offload bundle",
   CHECK(log == "the offload bundle has no entries, none for the device's "
                "gfx90a");
 }
+
+#ifdef GPU_RUNNER_STANDIN_TEST_CUBIN
+#include <fstream>
+#include <iterator>
+
+TEST_CASE("a cubin's parameters, from both kinds of records, checked "
+          "against the parameter buffer's size",
+          "[standin]") {
+  std::ifstream file(GPU_RUNNER_STANDIN_TEST_CUBIN, std::ios::binary);
+  REQUIRE(file);
+  std::string cubin((std::istreambuf_iterator<char>(file)),
+                    std::istreambuf_iterator<char>());
+  ImageInfo info;
+  std::string log;
+  REQUIRE(readCudaImage(cubin.data(), 90, anything, info, log) ==
+          Error::Success);
+  const KernelInfo *small = info.find("small");
+  const KernelInfo *large = info.find("large");
+  REQUIRE(small);
+  REQUIRE(large);
+  // EIATTR_KPARAM_INFO records.
+  CHECK(small->paramsKnown);
+  CHECK(small->paramSizes == std::vector<uint32_t>{8, 4, 24});
+  CHECK(small->paramOffsets == std::vector<uint32_t>{0, 8, 16});
+  // Only EIATTR_KPARAM_INFO_V2 records: the parameters take more than
+  // 4 KiB.
+  CHECK(large->paramsKnown);
+  CHECK(large->paramSizes == std::vector<uint32_t>{8, 5000});
+  CHECK(large->paramOffsets == std::vector<uint32_t>{0, 8});
+
+  // EIATTR_CBANK_PARAM_SIZE (format 3, attribute 0x19) that disagrees with
+  // where the last parameter ends.
+  auto corrupt = [&](const std::string &record, const std::string &with) {
+    std::string copy = cubin;
+    size_t at = copy.find(record);
+    REQUIRE(at != std::string::npos);
+    REQUIRE(copy.find(record, at + 1) == std::string::npos);
+    copy.replace(at, record.size(), with);
+    return copy;
+  };
+  std::string wrongSize = corrupt(std::string("\x03\x19\x90\x13", 4),
+                                  std::string("\x03\x19\x98\x13", 4));
+  CHECK(readCudaImage(wrongSize.data(), 90, anything, info, log) ==
+        Error::InvalidImage);
+  CHECK(log == "the cubin's parameters of kernel 'large' end at 5008 bytes, "
+               "but its EIATTR_CBANK_PARAM_SIZE says 5016");
+  // A V1 record of small's last parameter, 24 bytes made 16.
+  std::string wrongParam =
+      corrupt(std::string("\x02\x00\x10\x00\x00\xf0\x61\x00", 8),
+              std::string("\x02\x00\x10\x00\x00\xf0\x41\x00", 8));
+  CHECK(readCudaImage(wrongParam.data(), 90, anything, info, log) ==
+        Error::InvalidImage);
+  CHECK(log == "the cubin's parameters of kernel 'small' end at 32 bytes, "
+               "but its EIATTR_CBANK_PARAM_SIZE says 40");
+}
+#endif

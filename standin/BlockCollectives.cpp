@@ -1,0 +1,569 @@
+//===- BlockCollectives.cpp - What a block's threads wait for -------------===//
+//
+// See BlockThreads.h: the rendezvous of a block's threads, each as the PTX
+// ISA states it. Barriers complete when all non-exited threads (or the
+// count, in whole warps) have arrived; warp-collective instructions when
+// the non-exited lanes of their member mask are at the same kind of
+// instruction with the same mask, and then each lane's result is computed
+// here (shfl.sync, vote.sync, match.sync, redux.sync; wmma in
+// KernelWmma.cpp); activemask when the block can go no further. What is
+// undefined on a GPU (a lane outside its member mask, a shuffle that reads
+// an exited lane, a deadlock) fails the grid with a line saying which
+// threads did what.
+//
+//===----------------------------------------------------------------------===//
+
+#include "standin/BlockThreads.h"
+
+#include "standin/KernelRuntime.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace gpu_runner {
+namespace standin {
+namespace {
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof(text), "0x%llx",
+                static_cast<unsigned long long>(value));
+  return text;
+}
+
+const char *describeKind(WarpOpKind kind) {
+  switch (kind) {
+  case WarpOpKind::Shfl:
+    return "shfl.sync";
+  case WarpOpKind::Vote:
+    return "vote.sync";
+  case WarpOpKind::Match:
+    return "match.sync";
+  case WarpOpKind::Redux:
+    return "redux.sync";
+  case WarpOpKind::WarpSync:
+    return "bar.warp.sync";
+  case WarpOpKind::Wmma:
+    return "wmma.mma.sync";
+  }
+  return "a warp-collective instruction";
+}
+
+uint32_t makeKey(WarpOpKind kind, uint32_t qualifiers) {
+  return (static_cast<uint32_t>(kind) << 24) | (qualifiers & 0xffffff);
+}
+
+WarpOpKind keyKind(uint32_t key) { return static_cast<WarpOpKind>(key >> 24); }
+
+uint32_t keyQualifiers(uint32_t key) { return key & 0xffffff; }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Barriers.
+//===----------------------------------------------------------------------===//
+
+uint32_t BlockThreads::barrier(ThreadSlot &slot, uint32_t id, uint32_t count,
+                               uint32_t flags, uint32_t predicate,
+                               uint32_t site) {
+  if (loopMode) {
+    misuse("thread " + threadName(loopNext - 1) + " of " + where() +
+           " reached a barrier at " + describeSite(site) +
+           ", which the stand-in did not expect of this kernel");
+    abandonThread(slot);
+  }
+  // PTX ISA, barrier: "Source operand a specifies a logical barrier
+  // resource as an immediate constant or register with value 0 through 15.
+  // [...] When specifying a thread count, the value must be a multiple of
+  // the warp size. Note that a non-zero thread count is required for
+  // barrier{.cta}.arrive."
+  if (id > 15 || count % kWarpSize != 0 || count > threadCount + kWarpSize ||
+      ((flags & kBarrierArrive) && count == 0)) {
+    misuse("thread " + threadName(slot.linear) + " of " + where() +
+           " executes barrier " + std::to_string(id) + " with thread count " +
+           std::to_string(count) + " at " + describeSite(site) +
+           ": the PTX ISA (barrier) allows barriers 0 to 15 and counts that "
+           "are multiples of the warp size, non-zero for barrier.arrive");
+    abandonThread(slot);
+  }
+  Barrier &bar = barriers[id];
+  if (bar.waiting > 0 && bar.count != count) {
+    misuse("the threads of " + where() + " wait at barrier " +
+           std::to_string(id) + " with different thread counts (" +
+           std::to_string(bar.count) + " and " + std::to_string(count) +
+           " at " + describeSite(site) + ")");
+    abandonThread(slot);
+  }
+  bar.count = count;
+  uint32_t op = (flags >> kBarrierRedShift) & 3;
+  if (op != kBarrierRedNone) {
+    bool value = predicate != 0;
+    if (!bar.reductionSet)
+      bar.reduction = op == kBarrierRedAnd ? 1 : 0;
+    bar.reductionSet = true;
+    if (op == kBarrierRedPopc)
+      bar.reduction += value;
+    else if (op == kBarrierRedAnd)
+      bar.reduction &= value;
+    else
+      bar.reduction |= value;
+  }
+  ++bar.warpArrivals[slot.linear / kWarpSize];
+  if (flags & kBarrierArrive) {
+    // barrier.arrive "does not cause any waiting by the executing threads".
+    checkBarrier(id, slot.linear);
+    return 0;
+  }
+  slot.state = ThreadState::AtBarrier;
+  slot.barrierId = id;
+  slot.barrierCount = count;
+  slot.barrierFlags = flags;
+  slot.site = site;
+  ++bar.waiting;
+  checkBarrier(id, slot.linear);
+  if (slot.state != ThreadState::Runnable)
+    suspend(slot);
+  if (grid->failed.load(std::memory_order_relaxed))
+    abandonThread(slot);
+  return static_cast<uint32_t>(slot.result);
+}
+
+void BlockThreads::checkBarrier(uint32_t id, uint32_t arriving) {
+  Barrier &bar = barriers[id];
+  if (bar.count == 0) {
+    // PTX ISA, barrier: "If no thread count is specified, all threads in the
+    // CTA participate"; the CUDA C++ Programming Guide (Independent Thread
+    // Scheduling) and the PTX ISA's exit: the barrier waits for the
+    // non-exited threads only.
+    if (bar.waiting == 0 || bar.waiting < threadCount - endedCount)
+      return;
+  } else {
+    // "barrier{.cta} instruction causes executing thread to wait for all
+    // non-exited threads from its warp and marks warps' arrival at
+    // barrier": the count is met by whole warps.
+    uint32_t warps = 0;
+    for (uint32_t warp = 0; warp < warpCount; ++warp)
+      if (bar.warpArrivals[warp] > 0 &&
+          bar.warpArrivals[warp] >= liveLanes(warp))
+        ++warps;
+    if (uint64_t(warps) * kWarpSize < bar.count)
+      return;
+  }
+  // .aligned: "all threads in the warp must execute the same barrier
+  // instruction"; otherwise the behaviour is undefined.
+  std::vector<uint32_t> warpSites(warpCount, UINT32_MAX);
+  for (uint32_t i = 0; i < threadCount; ++i) {
+    const ThreadSlot &slot = *slots[i];
+    if (slot.state != ThreadState::AtBarrier || slot.barrierId != id ||
+        !(slot.barrierFlags & kBarrierAligned))
+      continue;
+    uint32_t &seen = warpSites[i / kWarpSize];
+    if (seen == UINT32_MAX) {
+      seen = slot.site;
+    } else if (seen != slot.site) {
+      misuse("the threads of warp " + std::to_string(i / kWarpSize) + " of " +
+             where() + " reach barrier " + std::to_string(id) +
+             " at different instructions (" + describeSite(seen) + " and " +
+             describeSite(slot.site) +
+             "): the PTX ISA (barrier) makes that undefined for "
+             "barrier.sync.aligned, which every thread of a warp must "
+             "execute together");
+      return;
+    }
+  }
+  uint32_t result = bar.reduction;
+  for (uint32_t i = 0; i < threadCount; ++i) {
+    ThreadSlot &slot = *slots[i];
+    if (slot.state != ThreadState::AtBarrier || slot.barrierId != id)
+      continue;
+    slot.result = result;
+    wake(i, arriving);
+  }
+  uint32_t count = bar.count;
+  bar = Barrier();
+  bar.count = count;
+  bar.warpArrivals.assign(warpCount, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Warp-collective instructions.
+//===----------------------------------------------------------------------===//
+
+uint64_t BlockThreads::warpOp(ThreadSlot &slot, WarpOpKind kind,
+                              uint32_t qualifiers, uint32_t mask,
+                              uint32_t site) {
+  if (loopMode) {
+    misuse("thread " + threadName(loopNext - 1) + " of " + where() +
+           " reached " + describeKind(kind) + " at " + describeSite(site) +
+           ", which the stand-in did not expect of this kernel");
+    abandonThread(slot);
+  }
+  uint32_t lane = slot.linear % kWarpSize;
+  // PTX ISA: "The behavior of shfl.sync is undefined if the executing
+  // thread is not in the membermask" (and so for vote.sync, match.sync,
+  // redux.sync; bar.warp.sync: "each thread must have its own bit set").
+  if (!(mask >> lane & 1)) {
+    misuse("lane " + std::to_string(lane) + " (thread " +
+           threadName(slot.linear) + ") of " + where() + " executes " +
+           describeKind(kind) + " at " + describeSite(site) +
+           " with member mask " + hex(mask) +
+           ", which does not include it: the PTX ISA makes that undefined");
+    abandonThread(slot);
+  }
+  slot.key = makeKey(kind, qualifiers);
+  slot.mask = mask;
+  slot.site = site;
+  slot.state = ThreadState::AtWarpOp;
+  checkWarpOp(slot.linear / kWarpSize, slot.key, mask, slot.linear);
+  if (slot.state != ThreadState::Runnable)
+    suspend(slot);
+  if (grid->failed.load(std::memory_order_relaxed))
+    abandonThread(slot);
+  return slot.result;
+}
+
+void BlockThreads::checkWarpOp(uint32_t warp, uint32_t key, uint32_t mask,
+                               uint32_t arriving) {
+  uint32_t group = 0;
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+    if (!(mask >> lane & 1))
+      continue;
+    uint32_t linear = warp * kWarpSize + lane;
+    // Lanes past the block's last thread never exist; ended ones are not
+    // waited for.
+    if (!isLive(linear))
+      continue;
+    const ThreadSlot &slot = *slots[linear];
+    if (slot.state != ThreadState::AtWarpOp || slot.key != key ||
+        slot.mask != mask)
+      return;
+    group |= 1u << lane;
+  }
+  if (group == 0)
+    return;
+  completeWarpOp(warp, key, group);
+  if (grid->failed.load(std::memory_order_relaxed))
+    return;
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+    if (group >> lane & 1)
+      wake(warp * kWarpSize + lane, arriving);
+}
+
+void BlockThreads::completeWarpOp(uint32_t warp, uint32_t key, uint32_t group) {
+  uint32_t qualifiers = keyQualifiers(key);
+  switch (keyKind(key)) {
+  case WarpOpKind::Shfl:
+    return completeShfl(warp, qualifiers, group);
+  case WarpOpKind::Vote:
+    return completeVote(warp, qualifiers, group);
+  case WarpOpKind::Match:
+    return completeMatch(warp, qualifiers, group);
+  case WarpOpKind::Redux:
+    return completeRedux(warp, qualifiers, group);
+  case WarpOpKind::WarpSync:
+    return;
+  case WarpOpKind::Wmma:
+    return completeWmma(warp, group);
+  }
+}
+
+void BlockThreads::completeShfl(uint32_t warp, uint32_t qualifiers,
+                                uint32_t group) {
+  auto lanes = [&](uint32_t lane) -> ThreadSlot & {
+    return *slots[warp * kWarpSize + lane];
+  };
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+    if (!(group >> lane & 1))
+      continue;
+    ThreadSlot &slot = lanes(lane);
+    // PTX ISA, shfl.sync, as its pseudo-code says: bval = b[4:0],
+    // cval = c[4:0], segmask = c[12:8].
+    int32_t bval = static_cast<int32_t>(slot.b & 0x1f);
+    int32_t cval = static_cast<int32_t>(slot.c & 0x1f);
+    int32_t segmask = static_cast<int32_t>((slot.c >> 8) & 0x1f);
+    int32_t self = static_cast<int32_t>(lane);
+    int32_t maxLane = (self & segmask) | (cval & ~segmask);
+    int32_t minLane = self & segmask;
+    int32_t j = 0;
+    bool pval = false;
+    switch (qualifiers) {
+    case kShflUp:
+      j = self - bval;
+      pval = j >= maxLane;
+      break;
+    case kShflDown:
+      j = self + bval;
+      pval = j <= maxLane;
+      break;
+    case kShflBfly:
+      j = self ^ bval;
+      pval = j <= maxLane;
+      break;
+    default:
+      j = minLane | (bval & ~segmask);
+      pval = j <= maxLane;
+      break;
+    }
+    if (!pval)
+      j = self;
+    // "Threads may only read data from another thread which is actively
+    // participating in the __shfl_sync() command. If the target thread is
+    // inactive, the retrieved value is undefined." (CUDA C++ Programming
+    // Guide, Warp Shuffle Functions)
+    if (!(group >> j & 1)) {
+      uint32_t source = warp * kWarpSize + static_cast<uint32_t>(j);
+      std::string why =
+          source >= threadCount ? "which the block does not have"
+          : !isLive(source)     ? "which has exited"
+          : !(slot.mask >> j & 1)
+              ? "which is not in the member mask " + hex(slot.mask)
+              : "which does not take part";
+      misuse("lane " + std::to_string(lane) + " (thread " +
+             threadName(slot.linear) + ") of " + where() + " reads lane " +
+             std::to_string(j) + " with shfl.sync at " +
+             describeSite(slot.site) + ", " + why +
+             ": the value it reads is undefined on a GPU");
+      return;
+    }
+    uint32_t value = static_cast<uint32_t>(lanes(j).a);
+    slot.result = uint64_t(value) | (uint64_t(pval) << 32);
+  }
+}
+
+void BlockThreads::completeVote(uint32_t warp, uint32_t qualifiers,
+                                uint32_t group) {
+  auto lanes = [&](uint32_t lane) -> ThreadSlot & {
+    return *slots[warp * kWarpSize + lane];
+  };
+  // PTX ISA, vote.sync: .all/.any/.uni over the non-exited threads of the
+  // member mask; .ballot sets the bit of each lane whose predicate is
+  // true (lanes outside the mask give 0).
+  uint32_t ballot = 0;
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+    if ((group >> lane & 1) && lanes(lane).a)
+      ballot |= 1u << lane;
+  uint64_t result = 0;
+  switch (qualifiers) {
+  case kVoteAll:
+    result = ballot == group;
+    break;
+  case kVoteAny:
+    result = ballot != 0;
+    break;
+  case kVoteUni:
+    result = ballot == 0 || ballot == group;
+    break;
+  default:
+    result = ballot;
+    break;
+  }
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+    if (group >> lane & 1)
+      lanes(lane).result = result;
+}
+
+void BlockThreads::completeMatch(uint32_t warp, uint32_t qualifiers,
+                                 uint32_t group) {
+  auto lanes = [&](uint32_t lane) -> ThreadSlot & {
+    return *slots[warp * kWarpSize + lane];
+  };
+  // PTX ISA, match.sync: .any gives the mask of the lanes whose value
+  // equals the lane's own; .all gives the whole mask, and p true, when
+  // every lane's value is the same, else 0 and p false.
+  bool all = qualifiers & 1;
+  bool same = true;
+  uint64_t first = 0;
+  bool haveFirst = false;
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+    if (!(group >> lane & 1))
+      continue;
+    if (!haveFirst) {
+      first = lanes(lane).a;
+      haveFirst = true;
+    } else if (lanes(lane).a != first) {
+      same = false;
+    }
+  }
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+    if (!(group >> lane & 1))
+      continue;
+    ThreadSlot &slot = lanes(lane);
+    if (all) {
+      slot.result = same ? (uint64_t(group) | (uint64_t(1) << 32)) : 0;
+      continue;
+    }
+    uint32_t matching = 0;
+    for (uint32_t other = 0; other < kWarpSize; ++other)
+      if ((group >> other & 1) && lanes(other).a == slot.a)
+        matching |= 1u << other;
+    slot.result = matching;
+  }
+}
+
+void BlockThreads::completeRedux(uint32_t warp, uint32_t qualifiers,
+                                 uint32_t group) {
+  auto lanes = [&](uint32_t lane) -> ThreadSlot & {
+    return *slots[warp * kWarpSize + lane];
+  };
+  // PTX ISA, redux.sync: the operation over the values of the non-exited
+  // threads of the member mask, every lane getting the result.
+  bool haveFirst = false;
+  uint32_t result = 0;
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+    if (!(group >> lane & 1))
+      continue;
+    uint32_t value = static_cast<uint32_t>(lanes(lane).a);
+    if (!haveFirst) {
+      result = value;
+      haveFirst = true;
+      continue;
+    }
+    switch (qualifiers) {
+    case kReduxAdd:
+      result += value;
+      break;
+    case kReduxMin:
+      result = static_cast<uint32_t>(
+          std::min(static_cast<int32_t>(result), static_cast<int32_t>(value)));
+      break;
+    case kReduxMax:
+      result = static_cast<uint32_t>(
+          std::max(static_cast<int32_t>(result), static_cast<int32_t>(value)));
+      break;
+    case kReduxUmin:
+      result = std::min(result, value);
+      break;
+    case kReduxUmax:
+      result = std::max(result, value);
+      break;
+    case kReduxAnd:
+      result &= value;
+      break;
+    case kReduxOr:
+      result |= value;
+      break;
+    default:
+      result ^= value;
+      break;
+    }
+  }
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+    if (group >> lane & 1)
+      lanes(lane).result = result;
+}
+
+void BlockThreads::completeWmma(uint32_t warp, uint32_t group) {
+  auto lanes = [&](uint32_t lane) -> ThreadSlot & {
+    return *slots[warp * kWarpSize + lane];
+  };
+  // The fragments are gathered in lane order; a lane missing from the
+  // warp has none to give.
+  if (group != 0xffffffffu) {
+    misuse("wmma.mma.sync in warp " + std::to_string(warp) + " of " + where() +
+           " at " + describeSite(lanes(0).site) + " is executed by lanes " +
+           hex(group) +
+           " only: the PTX ISA (wmma) requires all threads of the warp");
+    return;
+  }
+  ThreadSlot *all[kWarpSize];
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+    all[lane] = &lanes(lane);
+  runWmma(all);
+}
+
+uint32_t BlockThreads::activeMask(ThreadSlot &slot, uint32_t site) {
+  if (loopMode) {
+    misuse("thread " + threadName(loopNext - 1) + " of " + where() +
+           " reached activemask at " + describeSite(site) +
+           ", which the stand-in did not expect of this kernel");
+    abandonThread(slot);
+  }
+  slot.state = ThreadState::AtActiveMask;
+  slot.site = site;
+  suspend(slot);
+  if (grid->failed.load(std::memory_order_relaxed))
+    abandonThread(slot);
+  return static_cast<uint32_t>(slot.result);
+}
+
+bool BlockThreads::completeActiveMasks() {
+  // CUDA C++ Programming Guide, __activemask(): "Returns a 32-bit integer
+  // mask of all currently active threads in the calling warp." The stand-in
+  // has no program counter to compare: the lanes active together are those
+  // that reach the same call site before the block can go no further.
+  bool completed = false;
+  for (uint32_t warp = 0; warp < warpCount; ++warp) {
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+      uint32_t linear = warp * kWarpSize + lane;
+      if (linear >= threadCount)
+        break;
+      ThreadSlot &leader = *slots[linear];
+      if (leader.state != ThreadState::AtActiveMask)
+        continue;
+      uint32_t mask = 0;
+      for (uint32_t other = lane; other < kWarpSize; ++other) {
+        uint32_t o = warp * kWarpSize + other;
+        if (o < threadCount && slots[o]->state == ThreadState::AtActiveMask &&
+            slots[o]->site == leader.site)
+          mask |= 1u << other;
+      }
+      for (uint32_t other = lane; other < kWarpSize; ++other) {
+        if (!(mask >> other & 1))
+          continue;
+        ThreadSlot &slot = *slots[warp * kWarpSize + other];
+        slot.result = mask;
+        wake(warp * kWarpSize + other, UINT32_MAX);
+      }
+      completed = true;
+    }
+  }
+  return completed;
+}
+
+void BlockThreads::reportDeadlock() {
+  std::string message = "deadlock in " + where() + ": ";
+  size_t described = 0;
+  for (uint32_t i = 0; i < threadCount && described < 4; ++i) {
+    const ThreadSlot &slot = *slots[i];
+    std::string what;
+    if (slot.state == ThreadState::AtBarrier)
+      what = "waits at barrier " + std::to_string(slot.barrierId) +
+             (slot.barrierCount
+                  ? " for " + std::to_string(slot.barrierCount) + " threads"
+                  : std::string()) +
+             " (" + describeSite(slot.site) + ")";
+    else if (slot.state == ThreadState::AtWarpOp)
+      what = "waits at " + std::string(describeKind(keyKind(slot.key))) +
+             " with member mask " + hex(slot.mask) + " (" +
+             describeSite(slot.site) + ")";
+    else
+      continue;
+    // Threads stuck the same way are described once.
+    uint32_t last = i;
+    while (last + 1 < threadCount) {
+      const ThreadSlot &next = *slots[last + 1];
+      if (next.state != slot.state || next.site != slot.site ||
+          next.mask != slot.mask || next.barrierId != slot.barrierId)
+        break;
+      ++last;
+    }
+    message +=
+        std::string(described ? "; " : "") +
+        (last == i ? "thread " + threadName(i)
+                   : "threads " + threadName(i) + " to " + threadName(last)) +
+        " " + what;
+    ++described;
+    i = last;
+  }
+  message += std::string("; ") + std::to_string(endedCount) +
+             " of the block's " + std::to_string(threadCount) +
+             " threads have ended. A GPU would hang here.";
+  grid->fail(Error::LaunchFailed, message);
+}
+
+void BlockThreads::misuse(const std::string &message) {
+  grid->fail(Error::LaunchFailed, message);
+}
+
+} // namespace standin
+} // namespace gpu_runner
