@@ -2,9 +2,9 @@
 
 #include "lowering/Pipeline.h"
 
-#include "lowering/checks/CheckLaunchSizes.h"
 #include "lowering/ExpandArith.h"
 #include "lowering/Passes.h"
+#include "lowering/checks/CheckLaunchSizes.h"
 #include "lowering/device/ShuffleUpToNVVM.h"
 #include "lowering/device/Targets.h"
 

@@ -353,7 +353,7 @@ Error parseShapedType(StringRef head, uint64_t maxBytes, DataValue &value) {
                     "'" + typeName +
                         "' is not an element type (i1, i8, i16, i32, i64, "
                         "index, f16, f32, f64)");
-  value.type = *type;
+  value.type = type;
   unsigned elementSize = getElementSize(*type);
   std::optional<uint64_t> count =
       countElements(value.shape, maxBytes / elementSize);

@@ -43,7 +43,7 @@ struct RunData {
 llvm::Expected<RunData> parseDataFlags(const RunnerOptions &options);
 
 /// --launch and its grid, block and shared memory, for the cache key.
-std::string describeLaunch(const std::optional<LaunchTarget> &launch);
+std::string describeLaunch(const std::optional<LaunchTarget> &target);
 
 /// One call of the entry point with data: the arguments, allocated and
 /// filled, and room for the results.

@@ -33,7 +33,7 @@ public:
   /// and finds its entry point. `compileSeconds` is what compiling took (or
   /// finding it in the cache), for the benchmark report.
   static llvm::Expected<std::unique_ptr<ProgramRun>>
-  link(CompiledProgram program, Jit &jit, const RunnerOptions &options,
+  link(CompiledProgram compiled, Jit &jit, const RunnerOptions &options,
        EntryResult entryResult, RunTiming &timing, double compileSeconds);
 
   /// Makes the entry point's arguments from `data`'s --input values (for a

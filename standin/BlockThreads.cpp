@@ -329,6 +329,9 @@ void BlockThreads::run(GridRun &run, uint64_t index) {
   // Resume what can run, in order, until every thread has ended; waits that
   // complete queue the threads they release.
   while (true) {
+    // By index: resume() may append to runQueue, which would invalidate a
+    // range-for's iterators.
+    // NOLINTNEXTLINE(modernize-loop-convert)
     for (size_t k = 0; k < runQueue.size(); ++k) {
       ThreadSlot &slot = *slots[runQueue[k]];
       if (slot.state != ThreadState::Runnable)

@@ -105,7 +105,7 @@ public:
   /// Runs block `index` (linear, x fastest) of `grid`. Failures go to the
   /// grid (GridRun::fail); printf's text and failed assertions to
   /// `output` and `assertions`.
-  void run(GridRun &grid, uint64_t index);
+  void run(GridRun &run, uint64_t index);
 
   /// The text the block printed, and its assertion lines, in thread order.
   std::string output;

@@ -215,7 +215,7 @@ public:
                          const void *bufferSize, const void *end);
   /// Compiles the LLVM IR of a module's image (DriverKernels.cpp); `message`
   /// says why it cannot.
-  Error attachKernelIR(void *module, const void *bitcode, uint64_t bytes,
+  Error attachKernelIR(void *handle, const void *bitcode, uint64_t bytes,
                        std::string &message);
   /// Checks a launch against the device's and the function's limits and
   /// its arguments (`why` names what is wrong), then enqueues it on the

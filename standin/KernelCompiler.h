@@ -85,7 +85,7 @@ public:
   /// in `message`.
   static Error compile(const void *bitcode, size_t bytes,
                        const ImageInfo &image, const ArenaView &arena,
-                       std::unique_ptr<KernelProgram> &program,
+                       std::unique_ptr<KernelProgram> &result,
                        std::string &message);
 
   const CompiledKernel *find(const std::string &name) const;

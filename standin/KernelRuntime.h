@@ -76,7 +76,7 @@ struct GridRun {
 
   /// Fails the grid with `error` (IllegalAddress, LaunchFailed, ...) unless
   /// it failed already; `report` is printed on stderr once the grid ends.
-  void fail(Error error, const std::string &report);
+  void fail(Error failure, const std::string &text);
   /// A block ended with failed assertions (their lines in `lines`).
   void failAssertions(uint64_t block, std::string lines);
   /// What a block printed.

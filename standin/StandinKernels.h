@@ -37,6 +37,8 @@ extern "C" {
 int gpuRunnerStandinModuleAttachIR(void *module, const void *bitcode,
                                    size_t bytes, char *log, size_t logBytes);
 
+/* A typedef, not `using`: this header is C too. */
+/* NOLINTNEXTLINE(modernize-use-using) */
 typedef int (*GpuRunnerStandinModuleAttachIRFn)(void *module,
                                                 const void *bitcode,
                                                 size_t bytes, char *log,

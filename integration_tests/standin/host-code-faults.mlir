@@ -8,14 +8,14 @@
 // The program's malloc and free are the sanitizer's under AddressSanitizer.
 // UNSUPPORTED: sanitizers
 // REQUIRES: cuda-standin-lib, hip-standin-lib
-// RUN: %expect-exit-1 %gpu-runner-cuda-standin %S/../errors/unreachable-host.mlir 2>&1 | FileCheck %S/../errors/unreachable-host.mlir
-// RUN: %expect-exit-1 %gpu-runner-hip-standin %S/../errors/unreachable-host.mlir 2>&1 | FileCheck %S/../errors/unreachable-host.mlir
-// RUN: %expect-exit-1 %gpu-runner-cuda-standin %S/../errors/host-stack-overflow.mlir 2>&1 | FileCheck %S/../errors/host-stack-overflow.mlir
-// RUN: %expect-exit-1 %gpu-runner-hip-standin %S/../errors/host-stack-overflow.mlir 2>&1 | FileCheck %S/../errors/host-stack-overflow.mlir
-// RUN: %expect-exit-1 %gpu-runner-cuda-standin %S/../errors/dealloc-device-memory.mlir 2>&1 | FileCheck %S/../errors/dealloc-device-memory.mlir
-// RUN: %expect-exit-1 %gpu-runner-hip-standin %S/../errors/dealloc-device-memory.mlir 2>&1 | FileCheck %S/../errors/dealloc-device-memory.mlir
-// RUN: %expect-exit-1 %gpu-runner-cuda-standin %S/../errors/data-device-result.mlir --input=4xf32=1 2>&1 | FileCheck %S/../errors/data-device-result.mlir
-// RUN: %expect-exit-1 %gpu-runner-hip-standin %S/../errors/data-device-result.mlir --input=4xf32=1 2>&1 | FileCheck %S/../errors/data-device-result.mlir
+// RUN: %expect-exit-1 %gpu-runner-cuda-standin %S/../errors/asserts/unreachable-host.mlir 2>&1 | FileCheck %S/../errors/asserts/unreachable-host.mlir
+// RUN: %expect-exit-1 %gpu-runner-hip-standin %S/../errors/asserts/unreachable-host.mlir 2>&1 | FileCheck %S/../errors/asserts/unreachable-host.mlir
+// RUN: %expect-exit-1 %gpu-runner-cuda-standin %S/../errors/faults/host-stack-overflow.mlir 2>&1 | FileCheck %S/../errors/faults/host-stack-overflow.mlir
+// RUN: %expect-exit-1 %gpu-runner-hip-standin %S/../errors/faults/host-stack-overflow.mlir 2>&1 | FileCheck %S/../errors/faults/host-stack-overflow.mlir
+// RUN: %expect-exit-1 %gpu-runner-cuda-standin %S/../errors/heap/dealloc-device-memory.mlir 2>&1 | FileCheck %S/../errors/heap/dealloc-device-memory.mlir
+// RUN: %expect-exit-1 %gpu-runner-hip-standin %S/../errors/heap/dealloc-device-memory.mlir 2>&1 | FileCheck %S/../errors/heap/dealloc-device-memory.mlir
+// RUN: %expect-exit-1 %gpu-runner-cuda-standin %S/../errors/data/data-device-result.mlir --input=4xf32=1 2>&1 | FileCheck %S/../errors/data/data-device-result.mlir
+// RUN: %expect-exit-1 %gpu-runner-hip-standin %S/../errors/data/data-device-result.mlir --input=4xf32=1 2>&1 | FileCheck %S/../errors/data/data-device-result.mlir
 // RUN: %expect-exit-1 %gpu-runner-cuda-standin %s 2>&1 | FileCheck %s
 // RUN: %expect-exit-1 %gpu-runner-hip-standin %s 2>&1 | FileCheck %s
 

@@ -6,7 +6,7 @@
 
 #include "lowering/checks/CheckLaunchSizes.h"
 
-#include "lowering/MgpuCalls.h"
+#include "lowering/runtime/MgpuCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"

@@ -30,8 +30,8 @@
 
 #include "wrappers/Runtime.h"
 #include "wrappers/common/RuntimeError.h"
-#include "wrappers/host/HostMemory.h"
 #include "wrappers/host/HostKernels.h"
+#include "wrappers/host/HostMemory.h"
 #include "wrappers/host/HostStreams.h"
 #include "wrappers/host/HostTimers.h"
 
