@@ -1,5 +1,4 @@
-//===- ExpandArith.cpp - Arith ops LLVM has no instruction for
-//-------------===//
+//===- ExpandArith.cpp - Arith ops LLVM has no instruction for -----------===//
 //
 // Upstream's arith-expand, but for arith.maximumf and arith.minimumf. It
 // makes those a compare and a select, which gets the sign of zero wrong:

@@ -47,11 +47,13 @@ template <typename Compute> auto inMode(uint32_t mode, Compute compute) {
   return result;
 }
 
-} // namespace
-
-float rtRoundF32(uint32_t op, uint32_t mode, float a, float b, float c) {
-  return inMode(mode, [&]() -> float {
-    volatile float x = a, y = b, z = c;
+/// One PTX rounded operation (KernelAbi.h's kRounded*) on `a`, `b`, `c`,
+/// in the rounding mode `mode`; the operands are volatile so that the
+/// operation happens inside the mode, not folded outside it.
+template <typename Float>
+Float roundedOp(uint32_t op, uint32_t mode, Float a, Float b, Float c) {
+  return inMode(mode, [&]() -> Float {
+    volatile Float x = a, y = b, z = c;
     switch (op) {
     case kRoundedAdd:
       return x + y;
@@ -64,29 +66,19 @@ float rtRoundF32(uint32_t op, uint32_t mode, float a, float b, float c) {
     case kRoundedSqrt:
       return std::sqrt(x);
     default:
-      return 1.0f / x;
+      return Float(1) / x;
     }
   });
 }
 
+} // namespace
+
+float rtRoundF32(uint32_t op, uint32_t mode, float a, float b, float c) {
+  return roundedOp<float>(op, mode, a, b, c);
+}
+
 double rtRoundF64(uint32_t op, uint32_t mode, double a, double b, double c) {
-  return inMode(mode, [&]() -> double {
-    volatile double x = a, y = b, z = c;
-    switch (op) {
-    case kRoundedAdd:
-      return x + y;
-    case kRoundedMul:
-      return x * y;
-    case kRoundedDiv:
-      return x / y;
-    case kRoundedFma:
-      return std::fma(x, y, z);
-    case kRoundedSqrt:
-      return std::sqrt(x);
-    default:
-      return 1.0 / x;
-    }
-  });
+  return roundedOp<double>(op, mode, a, b, c);
 }
 
 float rtD2F(uint32_t mode, double value) {
