@@ -231,7 +231,8 @@ const LibdeviceCall kCalls[] = {
      [](const Inputs &in) {
        int32_t x = int32_t(uint32_t(in.a) << 8) >> 8;
        int32_t y = int32_t(uint32_t(in.b) << 8) >> 8;
-       return uint64_t(uint32_t(x * y));
+       // The 48-bit product, of which mul24.lo keeps the low 32 bits.
+       return uint64_t(uint32_t(int64_t(x) * y));
      }},
     {"__nv_sad",
      [](const Inputs &in) {
