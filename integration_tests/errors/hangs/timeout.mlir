@@ -1,5 +1,9 @@
 // --timeout stops a program that does not end: host code that spins, and a
 // kernel that spins. What the program printed before comes first.
+// The --compile-only runs fill the compile cache first, so that the one
+// second is spent running, not compiling, on a loaded machine.
+// RUN: %gpu-runner %s --compile-only
+// RUN: %gpu-runner %s -e kernel --compile-only
 // RUN: %expect-exit-1 %gpu-runner %s --timeout=1 2>&1 | FileCheck %s --check-prefix=HOST
 // RUN: %expect-exit-1 %gpu-runner %s -e kernel --timeout=1 2>&1 | FileCheck %s --check-prefix=KERNEL
 //
