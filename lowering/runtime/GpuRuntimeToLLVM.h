@@ -52,6 +52,14 @@ void populateFloatAtomicsToLLVMPatterns(
 void populateAssertToMgpuCallPatterns(const mlir::LLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 
+/// Adds the lowering of the host code's memref.dealloc to
+/// mgpuMemrefDeallocAt, and of its calls of the mgpuTimer* functions to
+/// their `At` forms, so that their run-time errors name the op or call and
+/// where it was written; upstream's patterns remain for the forms these do
+/// not take. See LocatedHostCalls.cpp.
+void populateLocatedHostCallPatterns(const mlir::LLVMTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
+
 /// Why `op`, a gpu op of host code, cannot be lowered by
 /// populateGpuRuntimeToLLVMPatterns, in a sentence for the user; empty when
 /// it can. The patterns refuse exactly these forms.

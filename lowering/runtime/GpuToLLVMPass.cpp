@@ -110,6 +110,8 @@ public:
     populateAssertToMgpuCallPatterns(converter, patterns);
     populateFuncToLLVMConversionPatterns(converter, patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    // memref.dealloc and the timer calls with errors at their location.
+    populateLocatedHostCallPatterns(converter, patterns);
     populateFloatAtomicsToLLVMPatterns(converter, patterns);
     index::populateIndexToLLVMConversionPatterns(converter, patterns);
     // Intrinsics where LLVM has them, libm calls for the rest.

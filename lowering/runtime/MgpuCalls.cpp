@@ -109,10 +109,15 @@ FailureOr<LLVM::CallOp> createMgpuCall(OpBuilder &builder, Location loc,
 }
 
 std::string getRuntimeLocation(Operation *op) {
-  std::string text = op->getName().getStringRef().str();
-  if (auto name = op->getAttrOfType<StringAttr>(kRuntimeOpNameAttrName))
-    text = name.getValue().str();
-  if (auto fileLoc = op->getLoc()->findInstanceOf<FileLineColLoc>()) {
+  StringRef name = op->getName().getStringRef();
+  if (auto nameAttr = op->getAttrOfType<StringAttr>(kRuntimeOpNameAttrName))
+    name = nameAttr.getValue();
+  return getRuntimeLocation(name, op->getLoc());
+}
+
+std::string getRuntimeLocation(StringRef name, Location loc) {
+  std::string text = name.str();
+  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>()) {
     text += "@";
     text += fileLoc.getFilename().str();
     text += ":" + std::to_string(fileLoc.getLine());

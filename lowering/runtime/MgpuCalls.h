@@ -70,6 +70,9 @@ inline constexpr llvm::StringLiteral kWarpSyncAttrName = "gpu_runner.warp_sync";
 /// the op named by kRuntimeOpNameAttrName where the op has one.
 std::string getRuntimeLocation(mlir::Operation *op);
 
+/// The same string for a call of `name` at `loc`: "mgpuTimerStop@f.mlir:9:5".
+std::string getRuntimeLocation(llvm::StringRef name, mlir::Location loc);
+
 /// Returns a pointer to a NUL-terminated private constant holding `text`,
 /// shared by every use of the same text in the module.
 mlir::Value getConstantString(mlir::OpBuilder &builder, mlir::Location loc,

@@ -359,37 +359,56 @@ void mgpuAssertFailedAt(const char *message, const char *loc) {
   reportFatalError(loc, message);
 }
 
+void mgpuMemrefDeallocAt(void *ptr, const char *loc) {
+  freeProgramMemory(ptr, loc);
+}
+
 //===----------------------------------------------------------------------===//
-// Timers. Programs call these directly, so errors name the function.
+// Timers. Programs call the plain forms, which the lowering turns into the
+// `At` forms with the call's location; a program lowered elsewhere calls the
+// plain forms, whose errors name only the function.
 //===----------------------------------------------------------------------===//
 
-void *mgpuTimerCreate(void) {
+void *mgpuTimerCreateAt(const char *loc) {
   void *timer = nullptr;
-  check(getRuntime().createTimer(timer, "mgpuTimerCreate"), "mgpuTimerCreate");
+  check(getRuntime().createTimer(timer, loc), loc);
   return timer;
 }
 
+void *mgpuTimerCreate(void) { return mgpuTimerCreateAt("mgpuTimerCreate"); }
+
+void mgpuTimerDestroyAt(void *timer, const char *loc) {
+  check(getRuntime().destroyTimer(timer, loc), loc);
+}
+
 void mgpuTimerDestroy(void *timer) {
-  check(getRuntime().destroyTimer(timer, "mgpuTimerDestroy"),
-        "mgpuTimerDestroy");
+  mgpuTimerDestroyAt(timer, "mgpuTimerDestroy");
+}
+
+void mgpuTimerStartAt(void *timer, void *stream, const char *loc) {
+  check(getRuntime().startTimer(timer, stream, loc), loc);
 }
 
 void mgpuTimerStart(void *timer, void *stream) {
-  check(getRuntime().startTimer(timer, stream, "mgpuTimerStart"),
-        "mgpuTimerStart");
+  mgpuTimerStartAt(timer, stream, "mgpuTimerStart");
+}
+
+void mgpuTimerStopAt(void *timer, void *stream, const char *loc) {
+  check(getRuntime().stopTimer(timer, stream, loc), loc);
 }
 
 void mgpuTimerStop(void *timer, void *stream) {
-  check(getRuntime().stopTimer(timer, stream, "mgpuTimerStop"),
-        "mgpuTimerStop");
+  mgpuTimerStopAt(timer, stream, "mgpuTimerStop");
+}
+
+int64_t mgpuTimerElapsedNsAt(void *timer, const char *loc) {
+  int64_t nanoseconds = 0;
+  check(getRuntime().getTimerElapsedNs(timer, nanoseconds, loc), loc);
+  return nanoseconds;
 }
 
 int64_t mgpuTimerElapsedNs(void *timer) {
-  int64_t nanoseconds = 0;
-  check(
-      getRuntime().getTimerElapsedNs(timer, nanoseconds, "mgpuTimerElapsedNs"),
-      "mgpuTimerElapsedNs");
-  return nanoseconds;
+  return mgpuTimerElapsedNsAt(timer, "mgpuTimerElapsedNs");
 }
 
 } // extern "C"

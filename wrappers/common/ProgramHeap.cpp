@@ -364,19 +364,7 @@ void *programMemalign(size_t alignment, size_t bytes) {
   return programAlignedAlloc(alignment, bytes);
 }
 
-void programFree(void *pointer) {
-  if (!pointer)
-    return;
-  Heap &heap = Heap::get();
-  if (heap.contains(pointer)) {
-    heap.free(pointer, "free");
-    return;
-  }
-  checkNotDeviceMemory(pointer, "free");
-  // The C library's memory (strdup, a library's allocation).
-  HeapCallScope scope("free");
-  std::free(pointer);
-}
+void programFree(void *pointer) { freeProgramMemory(pointer, "free"); }
 
 void *programRealloc(void *pointer, size_t bytes) {
   Heap &heap = Heap::get();
@@ -424,6 +412,23 @@ std::vector<RuntimeSymbol> getProgramHeapSymbols() {
       {"free", reinterpret_cast<void *>(&programFree)},
   };
 #endif
+}
+
+void freeProgramMemory(void *pointer, const char *loc) {
+  if (!pointer)
+    return;
+#ifndef GPU_RUNNER_ASAN
+  Heap &heap = Heap::get();
+  if (heap.contains(pointer)) {
+    heap.free(pointer, loc);
+    return;
+  }
+#endif
+  checkNotDeviceMemory(pointer, loc);
+  // The C library's memory (strdup, a library's allocation), or the
+  // sanitizer's.
+  HeapCallScope scope("free");
+  std::free(pointer);
 }
 
 const char *programHeapCall() { return heapCall; }

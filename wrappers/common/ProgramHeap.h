@@ -35,6 +35,11 @@ namespace gpu_runner {
 /// under AddressSanitizer.
 std::vector<RuntimeSymbol> getProgramHeapSymbols();
 
+/// Frees `pointer` as the program's free does, with errors reported at
+/// `loc` (an `At` function's location: "memref.dealloc@file.mlir:3:3").
+/// Under AddressSanitizer only the check for device memory is its own.
+void freeProgramMemory(void *pointer, const char *loc);
+
 /// The name of the C library allocator function that the calling thread
 /// runs for the program ("free", ...), or null: for the fault handler, which
 /// reports a fault or abort there as the program's heap corruption.

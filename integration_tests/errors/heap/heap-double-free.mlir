@@ -1,4 +1,4 @@
-// A host buffer freed twice: reported at the second free.
+// A host buffer freed twice: reported at the second memref.dealloc.
 // Built with AddressSanitizer, the program's malloc and free are the
 // sanitizer's (wrappers/common/ProgramHeap.h), which checks heap memory its
 // own way.
@@ -21,4 +21,4 @@ func.func @main() {
   return
 }
 
-// CHECK: error: free: double free: the block at 0x{{[0-9a-f]+}} was already freed
+// CHECK: heap-double-free.mlir:[[# @LINE - 4]]:3: error: memref.dealloc: double free: the block at 0x{{[0-9a-f]+}} was already freed

@@ -32,4 +32,4 @@ func.func @main() {
   return
 }
 
-// CHECK: error: free: heap corruption: the program wrote past the end of the 64-byte block at 0x{{[0-9a-f]+}}: byte 0 past its end was changed; the program wrote outside the block; run with --check-bounds to find the write
+// CHECK: heap-overflow-host.mlir:[[# @LINE - 4]]:3: error: memref.dealloc: heap corruption: the program wrote past the end of the 64-byte block at 0x{{[0-9a-f]+}}: byte 0 past its end was changed; the program wrote outside the block; run with --check-bounds to find the write

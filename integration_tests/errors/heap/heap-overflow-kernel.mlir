@@ -28,4 +28,4 @@ module attributes {gpu.container_module} {
   }
 }
 
-// CHECK: error: free: heap corruption: the program wrote past the end of the 32-byte block at 0x{{[0-9a-f]+}}: byte 0 past its end was changed
+// CHECK: heap-overflow-kernel.mlir:[[# @LINE - 5]]:5: error: memref.dealloc: heap corruption: the program wrote past the end of the 32-byte block at 0x{{[0-9a-f]+}}: byte 0 past its end was changed

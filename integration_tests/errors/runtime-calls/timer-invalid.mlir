@@ -1,5 +1,5 @@
-// Misused timers stop the program with exit status 1 and an error that names
-// the runtime function.
+// Misused timers stop the program with exit status 1 and an error at the call
+// that names the runtime function.
 // RUN: not %gpu-runner %s -e stop_before_start 2>&1 | FileCheck %s --check-prefix=STOP
 // RUN: not %gpu-runner %s -e elapsed_without_stop 2>&1 | FileCheck %s --check-prefix=ELAPSED
 // RUN: not %gpu-runner %s -e destroyed_twice 2>&1 | FileCheck %s --check-prefix=DESTROYED
@@ -11,7 +11,7 @@ func.func private @mgpuTimerStart(!llvm.ptr, !gpu.async.token)
 func.func private @mgpuTimerStop(!llvm.ptr, !gpu.async.token)
 func.func private @mgpuTimerElapsedNs(!llvm.ptr) -> i64
 
-// STOP: error: mgpuTimerStop: the timer was never started
+// STOP: timer-invalid.mlir:[[# @LINE + 4]]:3: error: mgpuTimerStop: the timer was never started
 func.func @stop_before_start() {
   %timer = func.call @mgpuTimerCreate() : () -> !llvm.ptr
   %t = gpu.wait async
@@ -19,7 +19,7 @@ func.func @stop_before_start() {
   return
 }
 
-// ELAPSED: error: mgpuTimerElapsedNs: the timer was started but not stopped
+// ELAPSED: timer-invalid.mlir:[[# @LINE + 5]]:9: error: mgpuTimerElapsedNs: the timer was started but not stopped
 func.func @elapsed_without_stop() {
   %timer = func.call @mgpuTimerCreate() : () -> !llvm.ptr
   %t = gpu.wait async
@@ -28,7 +28,7 @@ func.func @elapsed_without_stop() {
   return
 }
 
-// DESTROYED: error: mgpuTimerDestroy: invalid timer handle {{.*}}: no timer was created with it, or it was destroyed
+// DESTROYED: timer-invalid.mlir:[[# @LINE + 4]]:3: error: mgpuTimerDestroy: invalid timer handle {{.*}}: no timer was created with it, or it was destroyed
 func.func @destroyed_twice() {
   %timer = func.call @mgpuTimerCreate() : () -> !llvm.ptr
   func.call @mgpuTimerDestroy(%timer) : (!llvm.ptr) -> ()
@@ -36,7 +36,7 @@ func.func @destroyed_twice() {
   return
 }
 
-// RELEASED: error: mgpuTimerStart: the stream of this op's async dependency was already released by a gpu.wait
+// RELEASED: timer-invalid.mlir:[[# @LINE + 5]]:3: error: mgpuTimerStart: the stream of this op's async dependency was already released by a gpu.wait
 func.func @released_stream() {
   %timer = func.call @mgpuTimerCreate() : () -> !llvm.ptr
   %t = gpu.wait async
