@@ -6,6 +6,7 @@
 #include "runner/compiler/Compiler.h"
 #include "wrappers/Backend.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -23,20 +24,33 @@ namespace gpu_runner {
 
 namespace {
 
-/// Whether the object --dump-object-file writes would overwrite the input:
-/// the same file by whatever name (./a.mlir, a hard link, a symbolic link,
-/// stdin redirected from it), compared by device and inode, as compilers
-/// compare their output with their input. Checked before the input is read
-/// or the object file opened, which truncates it.
-bool objectOverwritesInput(const RunnerOptions &options) {
+/// Whether writing `path` would overwrite the input: the same file by
+/// whatever name (./a.mlir, a hard link, a symbolic link, stdin redirected
+/// from it), compared by device and inode, as compilers compare their
+/// output with their input. Checked before the input is read or the file
+/// opened, which truncates it: for --dump-object-file and --output.
+bool overwritesInput(const Twine &path, const RunnerOptions &options) {
   namespace fs = llvm::sys::fs;
-  fs::file_status object, input;
-  if (fs::status(options.getObjectFilename(), object))
+  fs::file_status output, input;
+  if (fs::status(path, output))
     return false; // Not there yet: nothing to overwrite.
   std::error_code error = options.inputFilename == "-"
                               ? fs::status(STDIN_FILENO, input)
                               : fs::status(options.inputFilename, input);
-  return !error && fs::equivalent(input, object);
+  return !error && fs::equivalent(input, output);
+}
+
+/// The files --output writes, each refused where it is the input.
+Error checkOutputFiles(const RunnerOptions &options) {
+  for (auto [j, output] : llvm::enumerate(options.outputs)) {
+    StringRef path = StringRef(output).drop_front();
+    if (output.size() >= 2 && output[0] == '@' &&
+        overwritesInput(path, options))
+      return makeError("--output=" + output +
+                       " names the input file: writing result[" + Twine(j) +
+                       "] would overwrite the program; choose another file");
+  }
+  return Error::success();
 }
 
 } // namespace
@@ -72,7 +86,8 @@ Error checkOptions(const RunnerOptions &options, Backend backend) {
       !options.compileOnly)
     return reject("--object-filename=- writes the object to stdout, where the "
                   "program prints too: add --compile-only, or name a file");
-  if (options.dumpObjectFile && objectOverwritesInput(options))
+  if (options.dumpObjectFile &&
+      overwritesInput(options.getObjectFilename(), options))
     return reject(
         (options.objectFilename.empty()
              ? "--dump-object-file writes to " + options.getObjectFilename()
@@ -84,6 +99,8 @@ Error checkOptions(const RunnerOptions &options, Backend backend) {
     return reject("--dump-object-file writes one object file, and "
                   "--split-input-file compiles each part of the input apart: "
                   "dump the object of one program at a time");
+  if (Error error = checkOutputFiles(options))
+    return error;
   if (options.splitInputFile && !options.dumpGpuBinary.empty())
     return reject("--dump-gpu-binary writes each gpu.module's binary by its "
                   "name, which parts of a --split-input-file input may "
