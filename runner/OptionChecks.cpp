@@ -2,6 +2,7 @@
 
 #include "runner/OptionChecks.h"
 
+#include "runner/OutputFile.h"
 #include "runner/RunnerError.h"
 #include "runner/compiler/Compiler.h"
 #include "wrappers/Backend.h"
@@ -10,9 +11,13 @@
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -40,15 +45,50 @@ bool overwritesInput(const Twine &path, const RunnerOptions &options) {
   return !error && fs::equivalent(input, output);
 }
 
-/// The files --output writes, each refused where it is the input.
+/// The regular file a write to `path` reaches, by device and inode, or for
+/// one not there yet, by its folder's and its name; nothing for what is not
+/// a regular file (a device such as /dev/null, a FIFO), which several
+/// writes may share, or for a folder that is not there.
+std::optional<std::pair<llvm::sys::fs::UniqueID, std::string>>
+identifyWrittenFile(StringRef path) {
+  namespace fs = llvm::sys::fs;
+  std::string target = followSymbolicLinks(path);
+  fs::file_status status;
+  if (!fs::status(target, status)) {
+    if (status.type() != fs::file_type::regular_file)
+      return std::nullopt;
+    return std::make_pair(status.getUniqueID(), std::string());
+  }
+  StringRef folder = llvm::sys::path::parent_path(target);
+  fs::UniqueID folderID;
+  if (fs::getUniqueID(folder.empty() ? "." : folder, folderID))
+    return std::nullopt;
+  return std::make_pair(folderID, llvm::sys::path::filename(target).str());
+}
+
+/// The files --output writes: none may be the input, and no two the same
+/// file, where the second result would overwrite the first.
 Error checkOutputFiles(const RunnerOptions &options) {
+  using WrittenFile = std::pair<llvm::sys::fs::UniqueID, std::string>;
+  std::vector<std::pair<size_t, WrittenFile>> written;
   for (auto [j, output] : llvm::enumerate(options.outputs)) {
+    if (output.size() < 2 || output[0] != '@')
+      continue;
     StringRef path = StringRef(output).drop_front();
-    if (output.size() >= 2 && output[0] == '@' &&
-        overwritesInput(path, options))
+    if (overwritesInput(path, options))
       return makeError("--output=" + output +
                        " names the input file: writing result[" + Twine(j) +
                        "] would overwrite the program; choose another file");
+    std::optional<WrittenFile> file = identifyWrittenFile(path);
+    if (!file)
+      continue;
+    for (const auto &[i, earlier] : written)
+      if (earlier == *file)
+        return makeError("--output=" + options.outputs[i] + " and --output=" +
+                         output + " name the same file: result[" + Twine(j) +
+                         "] would overwrite result[" + Twine(i) +
+                         "]; give each result a file of its own");
+    written.emplace_back(j, std::move(*file));
   }
   return Error::success();
 }
