@@ -74,6 +74,12 @@ Error checkOutputFiles(const RunnerOptions &options) {
   for (auto [j, output] : llvm::enumerate(options.outputs)) {
     if (output.size() < 2 || output[0] != '@')
       continue;
+    // Each part would write the same file, the last one winning.
+    if (options.splitInputFile)
+      return makeError("--output=" + output +
+                       " writes one file, and --split-input-file runs each "
+                       "part of the input apart: each part would overwrite "
+                       "it; write the results of one program at a time");
     StringRef path = StringRef(output).drop_front();
     if (overwritesInput(path, options))
       return makeError("--output=" + output +
