@@ -2,6 +2,8 @@
 
 #include "runner/CompileCache.h"
 
+#include "runner/OutputFile.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
@@ -418,8 +420,9 @@ Expected<CompiledProgram> deserializeCompiledProgram(StringRef key,
 
 namespace {
 
-/// The file cache writes an entry to a temporary file named
-/// <prefix>-XXXXXX.tmp.o, then renames it into place.
+/// A store writes its entry to a temporary file named
+/// <prefix>-XXXXXX.tmp.o, then renames it into place, as LLVM's file cache
+/// does.
 constexpr StringLiteral kTemporaryPrefix = "gpu-runner-entry";
 
 bool isTemporaryFile(StringRef path) {
@@ -572,19 +575,15 @@ CompileCache::Lookup CompileCache::lookup(StringRef key) {
 }
 
 Error CompileCache::store(StringRef key, const CompiledProgram &program) {
-  *found = nullptr;
-  Expected<AddStreamFn> addStream = cache(0, key, "");
-  if (!addStream)
-    return addStream.takeError();
-  if (!*addStream)
+  std::string path = getEntryPath(key);
+  if (sys::fs::exists(path))
     return Error::success(); // A concurrent run stored it first.
-  Expected<std::unique_ptr<CachedFileStream>> stream = (*addStream)(0, "");
-  if (!stream)
-    return stream.takeError();
-  *(*stream)->OS << serializeCompiledProgram(key, program);
-  Error error = (*stream)->commit();
-  *found = nullptr;
-  if (error)
+  // Written here rather than through the file cache's stream, which ends
+  // the process over a write that fails (a full disk) and leaves its
+  // temporary file behind.
+  if (Error error = writeFileWhole(path, serializeCompiledProgram(key, program),
+                                   (kTemporaryPrefix + "-%%%%%%.tmp.o").str(),
+                                   sys::fs::owner_read | sys::fs::owner_write))
     return error;
 
   // The temporaries of stores still running take room too; 0 would mean no

@@ -3,14 +3,16 @@
 // A folder of compiled programs, one file per program, named by a hash of
 // everything that decides the compiled code: the input, the flags that
 // change it, the backend and its target, and the build of gpu-runner and
-// LLVM. LLVM's file cache (llvm/Support/Caching.h) writes each entry to a
-// temporary file and renames it into place, so concurrent runs only ever
-// see whole entries; its pruning (llvm/Support/CachePruning.h) bounds the
-// folder's size, least recently used first. Each entry carries its key and
-// a checksum of both, so that a damaged entry, or one copied from another
-// program's, is found and recompiled, never loaded. The checksum finds
-// accidents, not forgeries: whoever can write to the folder can make the
-// runner run code of theirs, so a folder anyone else can write to is refused.
+// LLVM. Each entry is written to a temporary file and renamed into place
+// (writeFileWhole), so concurrent runs only ever see whole entries, and a
+// store that fails (a full disk) leaves nothing behind; LLVM's file cache
+// (llvm/Support/Caching.h) looks entries up, and its pruning
+// (llvm/Support/CachePruning.h) bounds the folder's size, least recently used
+// first. Each entry carries its key and a checksum of both, so that a damaged
+// entry, or one copied from another program's, is found and recompiled, never
+// loaded. The checksum finds accidents, not forgeries: whoever can write to the
+// folder can make the runner run code of theirs, so a folder anyone else can
+// write to is refused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,7 +101,9 @@ public:
   /// Stores `program` under `key`, then removes the temporary files of
   /// stores that never finished (kStaleTemporaryAge old) and evicts the least
   /// recently used entries while the folder, the temporaries of stores
-  /// still running included, is over its size limit.
+  /// still running included, is over its size limit. A store that fails (a
+  /// full disk, any write error) removes its temporary file and returns the
+  /// error, for the run to warn about and go on.
   llvm::Error store(llvm::StringRef key, const CompiledProgram &program);
 
   /// Where the entry of `key` lives.

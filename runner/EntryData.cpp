@@ -5,6 +5,7 @@
 #include "runner/DataComparison.h"
 #include "runner/DataPrinter.h"
 #include "runner/NumpyFile.h"
+#include "runner/OutputFile.h"
 #include "runner/RunnerError.h"
 #include "wrappers/Backend.h"
 
@@ -439,22 +440,15 @@ Error writeResults(const EntrySignature &signature,
       continue;
     }
     StringRef path = StringRef(output).drop_front();
-    std::error_code error;
-    llvm::raw_fd_ostream file(path, error, llvm::sys::fs::OF_None);
-    if (!error) {
-      if (path.ends_with(".npy"))
-        file << writeNpy(value);
-      else
-        file.write(value.data.data(), value.data.size());
-      file.close();
-      if (file.has_error()) {
-        error = file.error();
-        file.clear_error();
-      }
-    }
-    if (error)
-      return makeError("--output=" + output +
-                       ": cannot write it: " + error.message());
+    std::string npy;
+    if (path.ends_with(".npy"))
+      npy = writeNpy(value);
+    StringRef bytes = path.ends_with(".npy")
+                          ? StringRef(npy)
+                          : StringRef(value.data.data(), value.data.size());
+    if (Error error = writeFileWhole(path, bytes))
+      return makeError("--output=" + output + ": cannot write it: " +
+                       llvm::toString(std::move(error)));
   }
   return Error::success();
 }

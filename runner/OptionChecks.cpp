@@ -2,16 +2,22 @@
 
 #include "runner/OptionChecks.h"
 
+#include "runner/OutputFile.h"
 #include "runner/RunnerError.h"
 #include "runner/compiler/Compiler.h"
 #include "wrappers/Backend.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -23,20 +29,74 @@ namespace gpu_runner {
 
 namespace {
 
-/// Whether the object --dump-object-file writes would overwrite the input:
-/// the same file by whatever name (./a.mlir, a hard link, a symbolic link,
-/// stdin redirected from it), compared by device and inode, as compilers
-/// compare their output with their input. Checked before the input is read
-/// or the object file opened, which truncates it.
-bool objectOverwritesInput(const RunnerOptions &options) {
+/// Whether writing `path` would overwrite the input: the same file by
+/// whatever name (./a.mlir, a hard link, a symbolic link, stdin redirected
+/// from it), compared by device and inode, as compilers compare their
+/// output with their input. Checked before the input is read or the file
+/// opened, which truncates it: for --dump-object-file and --output.
+bool overwritesInput(const Twine &path, const RunnerOptions &options) {
   namespace fs = llvm::sys::fs;
-  fs::file_status object, input;
-  if (fs::status(options.getObjectFilename(), object))
+  fs::file_status output, input;
+  if (fs::status(path, output))
     return false; // Not there yet: nothing to overwrite.
   std::error_code error = options.inputFilename == "-"
                               ? fs::status(STDIN_FILENO, input)
                               : fs::status(options.inputFilename, input);
-  return !error && fs::equivalent(input, object);
+  return !error && fs::equivalent(input, output);
+}
+
+/// The regular file a write to `path` reaches, by device and inode, or for
+/// one not there yet, by its folder's and its name; nothing for what is not
+/// a regular file (a device such as /dev/null, a FIFO), which several
+/// writes may share, or for a folder that is not there.
+std::optional<std::pair<llvm::sys::fs::UniqueID, std::string>>
+identifyWrittenFile(StringRef path) {
+  namespace fs = llvm::sys::fs;
+  std::string target = followSymbolicLinks(path);
+  fs::file_status status;
+  if (!fs::status(target, status)) {
+    if (status.type() != fs::file_type::regular_file)
+      return std::nullopt;
+    return std::make_pair(status.getUniqueID(), std::string());
+  }
+  StringRef folder = llvm::sys::path::parent_path(target);
+  fs::UniqueID folderID;
+  if (fs::getUniqueID(folder.empty() ? "." : folder, folderID))
+    return std::nullopt;
+  return std::make_pair(folderID, llvm::sys::path::filename(target).str());
+}
+
+/// The files --output writes: none may be the input, and no two the same
+/// file, where the second result would overwrite the first.
+Error checkOutputFiles(const RunnerOptions &options) {
+  using WrittenFile = std::pair<llvm::sys::fs::UniqueID, std::string>;
+  std::vector<std::pair<size_t, WrittenFile>> written;
+  for (auto [j, output] : llvm::enumerate(options.outputs)) {
+    if (output.size() < 2 || output[0] != '@')
+      continue;
+    // Each part would write the same file, the last one winning.
+    if (options.splitInputFile)
+      return makeError("--output=" + output +
+                       " writes one file, and --split-input-file runs each "
+                       "part of the input apart: each part would overwrite "
+                       "it; write the results of one program at a time");
+    StringRef path = StringRef(output).drop_front();
+    if (overwritesInput(path, options))
+      return makeError("--output=" + output +
+                       " names the input file: writing result[" + Twine(j) +
+                       "] would overwrite the program; choose another file");
+    std::optional<WrittenFile> file = identifyWrittenFile(path);
+    if (!file)
+      continue;
+    for (const auto &[i, earlier] : written)
+      if (earlier == *file)
+        return makeError("--output=" + options.outputs[i] + " and --output=" +
+                         output + " name the same file: result[" + Twine(j) +
+                         "] would overwrite result[" + Twine(i) +
+                         "]; give each result a file of its own");
+    written.emplace_back(j, std::move(*file));
+  }
+  return Error::success();
 }
 
 } // namespace
@@ -72,7 +132,8 @@ Error checkOptions(const RunnerOptions &options, Backend backend) {
       !options.compileOnly)
     return reject("--object-filename=- writes the object to stdout, where the "
                   "program prints too: add --compile-only, or name a file");
-  if (options.dumpObjectFile && objectOverwritesInput(options))
+  if (options.dumpObjectFile &&
+      overwritesInput(options.getObjectFilename(), options))
     return reject(
         (options.objectFilename.empty()
              ? "--dump-object-file writes to " + options.getObjectFilename()
@@ -84,6 +145,8 @@ Error checkOptions(const RunnerOptions &options, Backend backend) {
     return reject("--dump-object-file writes one object file, and "
                   "--split-input-file compiles each part of the input apart: "
                   "dump the object of one program at a time");
+  if (Error error = checkOutputFiles(options))
+    return error;
   if (options.splitInputFile && !options.dumpGpuBinary.empty())
     return reject("--dump-gpu-binary writes each gpu.module's binary by its "
                   "name, which parts of a --split-input-file input may "

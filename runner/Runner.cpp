@@ -37,6 +37,8 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
+
 using llvm::Error;
 using llvm::Expected;
 
@@ -220,6 +222,10 @@ linkProgram(const RunnerOptions &options, Backend backend, const RunData &data,
 int runGpuRunnerMain(int argc, char **argv) {
   occupyClosedStandardStreams();
   llvm::InitLLVM initLLVM(argc, argv);
+  // After LLVM's handlers, which take SIGXFSZ too: a write past the file
+  // size limit (ulimit -f) then fails with EFBIG, and is reported as a full
+  // disk is, rather than ending the run with a file half written.
+  std::signal(SIGXFSZ, SIG_IGN);
   installFatalErrorHandlers();
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
