@@ -263,4 +263,13 @@ runPartsInChildren(const llvm::MemoryBuffer &input) {
   return nullptr;
 }
 
+std::string getPartLocation(const llvm::MemoryBuffer &part) {
+  // The text before the part is blank in it (makePartInput).
+  StringRef text = part.getBuffer();
+  size_t start = std::min(text.find_first_not_of(" \t\r\n"), text.size());
+  return (part.getBufferIdentifier() + ":" +
+          Twine(text.take_front(start).count('\n') + 1) + ":1")
+      .str();
+}
+
 } // namespace gpu_runner
