@@ -19,6 +19,8 @@
 #include <memory>
 #include <optional>
 
+#include <pthread.h>
+
 using llvm::Error;
 using llvm::Expected;
 using llvm::StringRef;
@@ -91,6 +93,31 @@ std::string describeTolerance(const RunnerOptions &options) {
   return "within atol " + formatNumber(options.atol) + " + rtol " +
          formatNumber(options.rtol) + " x |expected|" +
          (options.nanEqual ? ", NaN equal to NaN" : "");
+}
+
+/// Whether `pointer` is in the calling thread's stack, where the entry
+/// point's memref.alloca memory was (it is called on this thread).
+bool isOnThisThreadsStack(const void *pointer) {
+  // Found once per thread: the main thread's is read from /proc.
+  struct StackRange {
+    const char *begin = nullptr;
+    size_t bytes = 0;
+    StackRange() {
+      pthread_attr_t attributes;
+      if (pthread_getattr_np(pthread_self(), &attributes) != 0)
+        return;
+      void *stack = nullptr;
+      if (pthread_attr_getstack(&attributes, &stack, &bytes) == 0)
+        begin = static_cast<const char *>(stack);
+      else
+        bytes = 0;
+      pthread_attr_destroy(&attributes);
+    }
+  };
+  thread_local const StackRange range;
+  auto *address = static_cast<const char *>(pointer);
+  return range.begin && address >= range.begin &&
+         address < range.begin + range.bytes;
 }
 
 /// memref.get_global's descriptor has this as its allocated pointer: the
@@ -399,6 +426,13 @@ Expected<DataValue> EntryCall::readMemRef(size_t j,
                      device +
                      "): copy it to host memory (gpu.memcpy) and return "
                      "that");
+  // Its frame is gone, and the memory is not the heap's to free.
+  if (isOnThisThreadsStack(reinterpret_cast<const void *>(slot[0])) ||
+      (elements && isOnThisThreadsStack(aligned)))
+    return makeErrorAtEntry(signature,
+                            name + ": the entry point returned stack memory "
+                                   "(memref.alloca), which ends with its call: "
+                                   "return memory from memref.alloc");
   if (elements) {
     if (Error error = checkExtent(j, slot))
       return std::move(error);
