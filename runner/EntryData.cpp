@@ -14,9 +14,13 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
+
+#include <pthread.h>
 
 using llvm::Error;
 using llvm::Expected;
@@ -90,6 +94,31 @@ std::string describeTolerance(const RunnerOptions &options) {
   return "within atol " + formatNumber(options.atol) + " + rtol " +
          formatNumber(options.rtol) + " x |expected|" +
          (options.nanEqual ? ", NaN equal to NaN" : "");
+}
+
+/// Whether `pointer` is in the calling thread's stack, where the entry
+/// point's memref.alloca memory was (it is called on this thread).
+bool isOnThisThreadsStack(const void *pointer) {
+  // Found once per thread: the main thread's is read from /proc.
+  struct StackRange {
+    const char *begin = nullptr;
+    size_t bytes = 0;
+    StackRange() {
+      pthread_attr_t attributes;
+      if (pthread_getattr_np(pthread_self(), &attributes) != 0)
+        return;
+      void *stack = nullptr;
+      if (pthread_attr_getstack(&attributes, &stack, &bytes) == 0)
+        begin = static_cast<const char *>(stack);
+      else
+        bytes = 0;
+      pthread_attr_destroy(&attributes);
+    }
+  };
+  thread_local const StackRange range;
+  auto *address = static_cast<const char *>(pointer);
+  return range.begin && address >= range.begin &&
+         address < range.begin + range.bytes;
 }
 
 /// memref.get_global's descriptor has this as its allocated pointer: the
@@ -316,6 +345,55 @@ Expected<std::vector<DataValue>> EntryCall::copyMemRefArguments() const {
   return results;
 }
 
+Error EntryCall::checkExtent(size_t j, llvm::ArrayRef<int64_t> slot) const {
+  const EntryType &type = signature.results[j];
+  unsigned size = getElementSize(type.element);
+  size_t rank = type.shape.size();
+  const char *allocated = reinterpret_cast<const char *>(slot[0]);
+  const char *aligned = reinterpret_cast<const char *>(slot[1]);
+  llvm::ArrayRef<int64_t> sizes = slot.slice(3, rank);
+  llvm::ArrayRef<int64_t> strides = slot.slice(3 + rank, rank);
+  // The allocation the descriptor's allocated pointer begins: an argument
+  // returned, or a block of the program's heap. Other memory (a global's,
+  // the C library's) has no size the runner knows.
+  std::optional<uint64_t> allocationBytes;
+  for (const DataValue &arg : args)
+    if (arg.data.data() == allocated)
+      allocationBytes = arg.data.size();
+  if (!allocationBytes)
+    allocationBytes = getProgramHeapBlockBytes(allocated);
+  if (!allocationBytes)
+    return Error::success();
+  // The bytes the elements span from the allocated pointer, [low, high);
+  // 128 bits hold any product of the descriptor's 64-bit words.
+  __int128 low = static_cast<__int128>(slot[2]);
+  __int128 high = low + 1;
+  for (size_t d = 0; d < rank; ++d) {
+    __int128 reach = static_cast<__int128>(sizes[d] - 1) * strides[d];
+    (reach < 0 ? low : high) += reach;
+  }
+  __int128 base = reinterpret_cast<uintptr_t>(aligned) -
+                  static_cast<__int128>(reinterpret_cast<uintptr_t>(allocated));
+  low = base + low * size;
+  high = base + high * size;
+  if (low >= 0 && high <= static_cast<__int128>(*allocationBytes))
+    return Error::success();
+  auto format = [](__int128 value) {
+    return value < 0 ? "-" + std::to_string(-static_cast<uint64_t>(value))
+                     : std::to_string(static_cast<uint64_t>(value));
+  };
+  return makeErrorAtEntry(
+      signature, "result[" + Twine(j) + "]: the returned memref<" +
+                     formatShapedType(sizes, type.element) +
+                     ">'s offset, sizes and strides reach bytes " +
+                     format(low) + " to " + format(high) +
+                     " of its allocation, which holds " +
+                     Twine(*allocationBytes) + " bytes" +
+                     ": a memref may only describe elements inside the "
+                     "memory it was allocated with (memref.reinterpret_cast "
+                     "to a larger shape does not)");
+}
+
 Expected<DataValue> EntryCall::readMemRef(size_t j,
                                           llvm::ArrayRef<int64_t> slot) const {
   const EntryType &type = signature.results[j];
@@ -349,6 +427,17 @@ Expected<DataValue> EntryCall::readMemRef(size_t j,
                      device +
                      "): copy it to host memory (gpu.memcpy) and return "
                      "that");
+  // Its frame is gone, and the memory is not the heap's to free.
+  if (isOnThisThreadsStack(reinterpret_cast<const void *>(slot[0])) ||
+      (elements && isOnThisThreadsStack(aligned)))
+    return makeErrorAtEntry(signature,
+                            name + ": the entry point returned stack memory "
+                                   "(memref.alloca), which ends with its call: "
+                                   "return memory from memref.alloc");
+  if (elements) {
+    if (Error error = checkExtent(j, slot))
+      return std::move(error);
+  }
   if (!value.data.allocate(elements * size))
     return makeError(name + ": cannot allocate " + Twine(elements * size) +
                      " bytes to read it");

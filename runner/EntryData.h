@@ -75,6 +75,9 @@ private:
   llvm::Error addArgument(size_t i, const EntryType &param, DataValue &value);
   /// --launch's results: copies of the memref arguments.
   llvm::Expected<std::vector<DataValue>> copyMemRefArguments() const;
+  /// Fails when result `j`'s descriptor, in `slot`, describes elements
+  /// outside the allocation its allocated pointer begins.
+  llvm::Error checkExtent(size_t j, llvm::ArrayRef<int64_t> slot) const;
   /// Memref result `j`, whose descriptor is `slot`.
   llvm::Expected<DataValue> readMemRef(size_t j,
                                        llvm::ArrayRef<int64_t> slot) const;

@@ -173,7 +173,7 @@ linkProgram(const RunnerOptions &options, Backend backend, const RunData &data,
     part = std::move(*ownPart);
   }
   if (options.timeout)
-    startTimeout(options.timeout);
+    startTimeout(options.timeout, part ? getPartLocation(*part) : "");
   if (Error error = startTiming(options, timing))
     return std::move(error);
   Clock::time_point compileStart = Clock::now();

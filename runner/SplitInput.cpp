@@ -8,7 +8,9 @@
 // times out or leaves the JIT or the runtime in a bad state cannot harm the
 // next. The child goes on with the ordinary steps of a run (Runner.cpp),
 // its part as the input; this process only waits, separates the outputs
-// and adds up the statuses.
+// and adds up the statuses. A signal that asks it to stop (SIGINT,
+// SIGTERM, SIGHUP) is passed on to the part's child, which is waited for,
+// and then ends this process as it would have without the parts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +27,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -38,6 +42,86 @@ using llvm::Twine;
 namespace gpu_runner {
 
 namespace {
+
+/// The signals that ask the runner to stop, passed on to the running part.
+constexpr int kStopSignals[] = {SIGHUP, SIGINT, SIGTERM};
+
+/// The child running a part, 0 while none is; and the stop signal received,
+/// 0 while none is. Both are read by the signal handler.
+volatile sig_atomic_t runningChild = 0;
+volatile sig_atomic_t stopSignal = 0;
+
+void onStopSignal(int signal) {
+  if (stopSignal == 0)
+    stopSignal = signal;
+  if (runningChild != 0)
+    kill(static_cast<pid_t>(runningChild), signal);
+}
+
+/// While it lives, a stop signal is passed on to `runningChild` and
+/// recorded in `stopSignal`, rather than ending this process at once.
+class StopSignalForwarding {
+public:
+  StopSignalForwarding() {
+    struct sigaction action = {};
+    action.sa_handler = &onStopSignal;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    for (int signal : kStopSignals)
+      sigaddset(&action.sa_mask, signal);
+    for (auto [index, signal] : llvm::enumerate(kStopSignals)) {
+      sigaction(signal, &action, &previous[index]);
+      // A signal ignored before (nohup, a shell's background job) stays so.
+      if (previous[index].sa_handler == SIG_IGN)
+        sigaction(signal, &previous[index], nullptr);
+    }
+  }
+  StopSignalForwarding(const StopSignalForwarding &) = delete;
+  StopSignalForwarding &operator=(const StopSignalForwarding &) = delete;
+  ~StopSignalForwarding() { restore(); }
+
+  /// The handlers from before, as a child starts with them.
+  void restore() {
+    for (auto [index, signal] : llvm::enumerate(kStopSignals))
+      sigaction(signal, &previous[index], nullptr);
+  }
+
+private:
+  struct sigaction previous[std::size(kStopSignals)] = {};
+};
+
+/// Blocks the stop signals while it lives, so that none comes between the
+/// start of a child and `runningChild` naming it.
+class StopSignalsBlocked {
+public:
+  StopSignalsBlocked() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int signal : kStopSignals)
+      sigaddset(&set, signal);
+    sigprocmask(SIG_BLOCK, &set, &previous);
+  }
+  StopSignalsBlocked(const StopSignalsBlocked &) = delete;
+  StopSignalsBlocked &operator=(const StopSignalsBlocked &) = delete;
+  ~StopSignalsBlocked() { sigprocmask(SIG_SETMASK, &previous, nullptr); }
+
+private:
+  sigset_t previous;
+};
+
+/// Ends this process by the stop signal it received, with the status a
+/// shell reports for it (128 + the signal's number).
+[[noreturn]] void endByStopSignal(StopSignalForwarding &forwarding) {
+  int signal = stopSignal;
+  forwarding.restore();
+  std::signal(signal, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, signal);
+  sigprocmask(SIG_UNBLOCK, &set, nullptr);
+  std::raise(signal);
+  std::_Exit(128 + signal);
+}
 
 /// The parts of `input`, as views of its text. Lines that look almost like
 /// a marker get mlir-opt's warning.
@@ -102,7 +186,10 @@ runPartsInChildren(const llvm::MemoryBuffer &input) {
   // but a sanitizer's or a driver stand-in's, which are passed on.
   int otherStatus = 0;
   std::vector<StringRef> parts = splitIntoParts(input);
+  StopSignalForwarding forwarding;
   for (auto [index, part] : llvm::enumerate(parts)) {
+    if (stopSignal != 0)
+      endByStopSignal(forwarding);
     if (index != 0)
       llvm::outs() << mlir::kDefaultSplitMarker << "\n";
     // Nothing may be left in a buffer when the child copies it.
@@ -119,20 +206,36 @@ runPartsInChildren(const llvm::MemoryBuffer &input) {
       anyFailed = true;
       continue;
     }
-    pid_t child = fork();
+    pid_t child;
+    {
+      StopSignalsBlocked blocked;
+      child = fork();
+      if (child == 0) {
+        // The part runs with the handlers and signal mask this process
+        // had before it ran the parts.
+        forwarding.restore();
+        return makePartInput(input, part);
+      }
+      if (child != -1)
+        runningChild = child;
+    }
     if (child == -1)
       return makeError("--split-input-file: cannot start a process to run "
                        "part " +
                        Twine(index + 1) + ": " + std::strerror(errno));
-    if (child == 0)
-      return makePartInput(input, part);
 
     int childStatus = 0;
     while (waitpid(child, &childStatus, 0) == -1) {
-      if (errno != EINTR)
+      if (errno != EINTR) {
+        runningChild = 0;
         return makeError("--split-input-file: cannot wait for part " +
                          Twine(index + 1) + ": " + std::strerror(errno));
+      }
     }
+    runningChild = 0;
+    // The part was stopped with this process: so is the rest of the run.
+    if (stopSignal != 0)
+      endByStopSignal(forwarding);
     if (WIFEXITED(childStatus)) {
       int code = WEXITSTATUS(childStatus);
       anyFailed |= code != 0;
@@ -158,6 +261,15 @@ runPartsInChildren(const llvm::MemoryBuffer &input) {
   if (status != 0)
     return llvm::make_error<AlreadyReported>(status);
   return nullptr;
+}
+
+std::string getPartLocation(const llvm::MemoryBuffer &part) {
+  // The text before the part is blank in it (makePartInput).
+  StringRef text = part.getBuffer();
+  size_t start = std::min(text.find_first_not_of(" \t\r\n"), text.size());
+  return (part.getBufferIdentifier() + ":" +
+          Twine(text.take_front(start).count('\n') + 1) + ":1")
+      .str();
 }
 
 } // namespace gpu_runner

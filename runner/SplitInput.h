@@ -12,6 +12,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <memory>
+#include <string>
 
 namespace gpu_runner {
 
@@ -27,6 +28,11 @@ namespace gpu_runner {
 /// ended by a signal) is printed between the parts' outputs, in order.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 runPartsInChildren(const llvm::MemoryBuffer &input);
+
+/// Where a part returned by runPartsInChildren starts, as its diagnostics
+/// that are about the whole part say: "FILE:LINE:1", LINE its first line
+/// that is not blank.
+std::string getPartLocation(const llvm::MemoryBuffer &part);
 
 } // namespace gpu_runner
 

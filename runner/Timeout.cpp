@@ -28,8 +28,8 @@ namespace gpu_runner {
 namespace {
 
 /// Made before the timer starts, so that the handler does not allocate:
-/// "error: timed out after N s (--timeout=N)".
-char timeoutMessage[128];
+/// "[LOCATION: ]error: timed out after N s (--timeout=N)".
+char timeoutMessage[4096];
 
 /// Appends `text` to `buffer`, which holds `length` of its `size` bytes.
 void append(char *buffer, size_t size, size_t &length, const char *text) {
@@ -39,7 +39,7 @@ void append(char *buffer, size_t size, size_t &length, const char *text) {
 
 void onTimeout(int) {
   claimFatalReportOrWait();
-  char message[512];
+  char message[sizeof(timeoutMessage) + 256];
   size_t length = 0;
   // One byte is kept for the newline.
   size_t size = sizeof(message) - 1;
@@ -59,9 +59,14 @@ void onTimeout(int) {
 
 } // namespace
 
-void startTimeout(unsigned seconds) {
+void startTimeout(unsigned seconds, llvm::StringRef location) {
+  // A location too long for the message is left out.
+  int length = static_cast<int>(location.size());
+  if (location.size() > sizeof(timeoutMessage) - 128)
+    length = 0;
   std::snprintf(timeoutMessage, sizeof(timeoutMessage),
-                "error: timed out after %u s (--timeout=%u)", seconds, seconds);
+                "%.*s%serror: timed out after %u s (--timeout=%u)", length,
+                location.data(), length ? ": " : "", seconds, seconds);
   struct sigaction action = {};
   action.sa_handler = &onTimeout;
   sigemptyset(&action.sa_mask);

@@ -3,13 +3,16 @@
 #ifndef GPU_RUNNER_RUNNER_TIMEOUT_H
 #define GPU_RUNNER_RUNNER_TIMEOUT_H
 
+#include "llvm/ADT/StringRef.h"
+
 namespace gpu_runner {
 
 /// After `seconds`, prints "error: timed out after N s (--timeout=N)" on
 /// stderr, after what the program printed, and ends the process with exit
 /// status 1, whatever the program is doing (a kernel that never ends, a
-/// wait that never returns). Call once.
-void startTimeout(unsigned seconds);
+/// wait that never returns). A `location` ("FILE:LINE:COL", a part of
+/// --split-input-file) comes before "error:". Call once.
+void startTimeout(unsigned seconds, llvm::StringRef location = {});
 
 } // namespace gpu_runner
 

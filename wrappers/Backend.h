@@ -12,6 +12,8 @@
 #include "wrappers/BackendKind.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +59,14 @@ llvm::Error initializeBackend(const BackendOptions &options);
 /// which the host cannot read ("the 16-byte allocation made by gpu.alloc
 /// at a.mlir:3:10"); empty for any other pointer.
 std::string describeDeviceMemory(const void *pointer);
+
+/// The bytes of the live block of the program's heap (memref.alloc,
+/// malloc) that `pointer` begins, for the runner to check a returned memref
+/// against its allocation; nothing for any other pointer: one into a block
+/// or freed, or memory the heap does not hold (the C library's, a global's,
+/// the stack's). Every backend has the same heap (wrappers/common/
+/// ProgramHeap.h).
+std::optional<uint64_t> getProgramHeapBlockBytes(const void *pointer);
 
 /// Blocks until all work the program enqueued so far, on every stream, has
 /// run: the end of one timed run of the entry point (--benchmark-

@@ -29,6 +29,14 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
+
+#ifdef GPU_RUNNER_ASAN
+// From the sanitizers' allocator_interface.h, which GCC does not install;
+// both compilers' runtimes define them.
+extern "C" int __sanitizer_get_ownership(const volatile void *pointer);
+extern "C" size_t __sanitizer_get_allocated_size(const volatile void *pointer);
+#endif
 
 #include <malloc.h>
 #include <sys/mman.h>
@@ -137,6 +145,22 @@ public:
     madvise(block.slot, block.slotBytes, MADV_DONTNEED);
     mprotect(block.slot, block.slotBytes, PROT_NONE);
     freeLarge.emplace(block.slotBytes, user);
+  }
+
+  /// The live block that `pointer`, which `contains` says is in the heap,
+  /// begins; its redzones are not checked (free does).
+  std::optional<uint64_t> getBlockBytes(const void *pointer) {
+    std::lock_guard<std::mutex> lock(mutex);
+    char *user = const_cast<char *>(static_cast<const char *>(pointer));
+    uintptr_t key = reinterpret_cast<uintptr_t>(user);
+    bool live = user < largeBegin
+                    ? user - begin >= static_cast<ptrdiff_t>(kHeaderBytes) &&
+                          user < smallNext
+                    : largeBlocks.count(user) != 0 && !largeBlocks[user].freed;
+    auto *header = reinterpret_cast<BlockHeader *>(user - kHeaderBytes);
+    if (!live || header->check != (kLiveCheck ^ key))
+      return std::nullopt;
+    return header->requested;
   }
 
   /// The bytes the block at `pointer` holds, checked like free checks.
@@ -432,5 +456,19 @@ void freeProgramMemory(void *pointer, const char *loc) {
 }
 
 const char *programHeapCall() { return heapCall; }
+
+std::optional<uint64_t> getProgramHeapBlockBytes(const void *pointer) {
+#ifdef GPU_RUNNER_ASAN
+  // The program's malloc is the sanitizer's.
+  if (pointer && __sanitizer_get_ownership(pointer))
+    return __sanitizer_get_allocated_size(pointer);
+  return std::nullopt;
+#else
+  Heap &heap = Heap::get();
+  if (!heap.contains(pointer))
+    return std::nullopt;
+  return heap.getBlockBytes(pointer);
+#endif
+}
 
 } // namespace gpu_runner

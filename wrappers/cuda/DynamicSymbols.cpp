@@ -26,7 +26,9 @@ Status load() {
       "the NVIDIA driver",
       kLibraryNames[0],
       "gpu-runner-cuda runs programs only where the driver is",
-      "; gpu-runner-cuda needs a driver for CUDA 12.8 or newer"};
+      "; gpu-runner-cuda needs a driver for CUDA 12.8 or newer",
+      {"cuInit", "cuDriverGetVersion"},
+      "a CUDA driver"};
   const std::vector<DriverEntryPoint> entries = {
 #define DRIVER_SYMBOL_ENTRY(NAME, OPTIONAL)                                    \
   {GPU_RUNNER_STRINGIZE_EXPANDED(NAME),                                        \

@@ -47,11 +47,20 @@ struct DriverLibrary {
   /// Said after an entry point that is missing: "; gpu-runner-cuda needs a
   /// driver for CUDA 12.8 or newer".
   const char *versionNeeded;
+  /// Entry points that every version of the library has ("cuInit",
+  /// "cuDriverGetVersion"): a library with none of them is another library
+  /// altogether, not an old one.
+  std::vector<const char *> identifyingNames;
+  /// What such a library is, for "libm.so.6 is not a CUDA driver".
+  const char *kind;
 };
 
 /// Opens `library` and looks up `entries` into their addresses. Fails with
 /// a sentence that names what is missing: the library, or a required entry
-/// point. A missing optional entry point leaves its address null.
+/// point; or that the library is not one of its kind. A missing optional
+/// entry point leaves its address null. A library named by the variable
+/// with no slash that is a file in the current folder is opened there, as
+/// ./NAME (dlopen would look for NAME on the library path only).
 Status loadDriverLibrary(const DriverLibrary &library,
                          const std::vector<DriverEntryPoint> &entries);
 

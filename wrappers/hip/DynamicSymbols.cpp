@@ -21,7 +21,9 @@ Status load() {
       "the HIP runtime",
       "libamdhip64",
       "gpu-runner-hip runs programs only where ROCm is",
-      ""};
+      "",
+      {"hipInit", "hipRuntimeGetVersion"},
+      "a HIP runtime"};
   const std::vector<DriverEntryPoint> entries = {
 #define DRIVER_SYMBOL_ENTRY(NAME, OPTIONAL)                                    \
   {#NAME, reinterpret_cast<void **>(&loadedSymbols.NAME), OPTIONAL},
