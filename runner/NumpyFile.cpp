@@ -86,6 +86,12 @@ public:
       if (!consume(':'))
         return fail("expected ':' after '" + key + "'");
       skipSpace();
+      // Python keeps the last of a repeated key, which no writer means;
+      // refuse it rather than guess.
+      if ((key == "descr" && haveDescr) ||
+          (key == "fortran_order" && haveOrder) ||
+          (key == "shape" && haveShape))
+        return fail("the header has the key '" + key + "' twice");
       if (key == "descr") {
         if (Error error = parseString(descr))
           return error;
