@@ -132,6 +132,13 @@ parseLaunchFlags(const RunnerOptions &options) {
     return makeError("--block=" + options.block +
                      ": give one to three sizes from 1 to 2147483647, "
                      "separated by commas: X[,Y[,Z]]");
+  // gpu.launch_func's dynamicSharedMemorySize is an i32, as CUDA's
+  // cuLaunchKernel and HIP's hipModuleLaunchKernel take it.
+  if (options.dynamicSharedMemory > uint64_t(INT32_MAX))
+    return makeError(
+        "--dynamic-shared-memory=" + Twine(options.dynamicSharedMemory) +
+        " is more than 2147483647 bytes, the most a launch's "
+        "dynamic shared memory size (an i32) holds");
   target.dynamicSharedMemory = options.dynamicSharedMemory;
   return target;
 }
