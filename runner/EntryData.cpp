@@ -143,11 +143,15 @@ parseLaunchFlags(const RunnerOptions &options) {
   return target;
 }
 
-/// The values of `flag` (--input or --expected-output), in order.
+/// The values of `flag` (--input or --expected-output), in order. A data
+/// file may hold --max-input-size MiB (0: no limit).
 Error parseValues(const llvm::cl::list<std::string> &flag,
-                  std::vector<DataValue> &values) {
+                  unsigned maxInputSizeMiB, std::vector<DataValue> &values) {
+  uint64_t maxFileBytes =
+      maxInputSizeMiB ? uint64_t(maxInputSizeMiB) << 20 : kMaxValueBytes;
   for (const std::string &text : flag) {
-    Expected<DataValue> value = parseDataValue(text);
+    Expected<DataValue> value =
+        parseDataValue(text, kMaxValueBytes, /*readFiles=*/true, maxFileBytes);
     if (!value) {
       // A mistake in the text says where it is; one in a file names it.
       std::string message = llvm::toString(value.takeError());
@@ -180,9 +184,11 @@ Expected<RunData> parseDataFlags(const RunnerOptions &options) {
   if (!launch)
     return launch.takeError();
   data.launch = std::move(*launch);
-  if (Error error = parseValues(options.inputs, data.inputs))
+  if (Error error =
+          parseValues(options.inputs, options.maxInputSize, data.inputs))
     return std::move(error);
-  if (Error error = parseValues(options.expectedOutputs, data.expected))
+  if (Error error = parseValues(options.expectedOutputs, options.maxInputSize,
+                                data.expected))
     return std::move(error);
   return data;
 }
