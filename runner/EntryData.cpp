@@ -2,6 +2,7 @@
 
 #include "runner/EntryData.h"
 
+#include "runner/Activity.h"
 #include "runner/DataComparison.h"
 #include "runner/DataPrinter.h"
 #include "runner/NumpyFile.h"
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 using llvm::Error;
 using llvm::Expected;
@@ -143,6 +145,15 @@ parseLaunchFlags(const RunnerOptions &options) {
   return target;
 }
 
+/// The file a value of the data grammar reads: "a.npy" of "@a.npy" and
+/// "a.bin" of "4xf32=@a.bin"; empty when it reads none.
+StringRef getDataFileName(StringRef text) {
+  size_t at = text.find('@');
+  if (at == StringRef::npos || (at != 0 && text[at - 1] != '='))
+    return "";
+  return text.drop_front(at + 1);
+}
+
 /// The values of `flag` (--input or --expected-output), in order. A data
 /// file may hold --max-input-size MiB (0: no limit).
 Error parseValues(const llvm::cl::list<std::string> &flag,
@@ -150,6 +161,12 @@ Error parseValues(const llvm::cl::list<std::string> &flag,
   uint64_t maxFileBytes =
       maxInputSizeMiB ? uint64_t(maxInputSizeMiB) << 20 : kMaxValueBytes;
   for (const std::string &text : flag) {
+    // A FIFO that no one writes blocks here: --timeout says so.
+    StringRef file = getDataFileName(text);
+    std::string activityText = ("reading data file '" + file + "'").str();
+    std::optional<ScopedActivity> activity;
+    if (!file.empty())
+      activity.emplace(activityText.c_str());
     Expected<DataValue> value =
         parseDataValue(text, kMaxValueBytes, /*readFiles=*/true, maxFileBytes);
     if (!value) {

@@ -69,4 +69,6 @@ void startTimeout(unsigned seconds) {
   alarm(seconds);
 }
 
+void stopTimeout() { alarm(0); }
+
 } // namespace gpu_runner

@@ -8,8 +8,11 @@ namespace gpu_runner {
 /// After `seconds`, prints "error: timed out after N s (--timeout=N)" on
 /// stderr, after what the program printed, and ends the process with exit
 /// status 1, whatever the program is doing (a kernel that never ends, a
-/// wait that never returns). Call once.
+/// wait that never returns). Called again, it starts over.
 void startTimeout(unsigned seconds);
+
+/// Stops the timer startTimeout started, if any.
+void stopTimeout();
 
 } // namespace gpu_runner
 
