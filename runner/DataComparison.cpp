@@ -77,6 +77,11 @@ Expected<Comparison> compareData(const DataValue &got, const DataValue &want,
       double x = readFloat(type, a), y = readFloat(type, b);
       if (std::isnan(x) || std::isnan(y))
         equal = std::isnan(x) && std::isnan(y) && tolerance.nanEqual;
+      else if (std::isinf(x) || std::isinf(y))
+        // As numpy.allclose: an infinity matches only the same infinity,
+        // whatever the tolerance (inf <= atol + rtol * inf would let any
+        // value match an expected infinity).
+        equal = x == y;
       else
         equal = x == y || std::fabs(x - y) <=
                               tolerance.atol + tolerance.rtol * std::fabs(y);

@@ -12,9 +12,11 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 using llvm::ArrayRef;
 using llvm::Error;
@@ -173,14 +175,69 @@ Error convertFloat(StringRef literal, ElementType type, char *out) {
   return Error::success();
 }
 
-Expected<std::unique_ptr<llvm::MemoryBuffer>> readFile(StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!file)
-    return makeError(path + ": cannot read it: " + file.getError().message());
-  return std::move(*file);
-}
+/// A data file, read in order and no further than asked: a pipe, a FIFO or
+/// a device (/dev/zero, which never ends) reads as a file does, as neither
+/// its size nor seeking is needed.
+class DataFile {
+public:
+  static Expected<std::unique_ptr<DataFile>> open(StringRef path) {
+    Expected<llvm::sys::fs::file_t> file =
+        llvm::sys::fs::openNativeFileForRead(path);
+    if (!file)
+      return makeError(path +
+                       ": cannot read it: " + llvm::toString(file.takeError()));
+    return std::unique_ptr<DataFile>(new DataFile(path, *file));
+  }
+
+  ~DataFile() { (void)llvm::sys::fs::closeFile(file); }
+  DataFile(const DataFile &) = delete;
+  DataFile &operator=(const DataFile &) = delete;
+
+  /// Reads up to `size` bytes to `out`: fewer only where the file ends.
+  Expected<uint64_t> read(char *out, uint64_t size) {
+    uint64_t done = 0;
+    while (done < size) {
+      // readNativeFile reads at most 1 GiB at a time.
+      size_t chunk = size_t(std::min<uint64_t>(size - done, 1u << 30));
+      Expected<size_t> got = llvm::sys::fs::readNativeFile(
+          file, llvm::MutableArrayRef<char>(out + done, chunk));
+      if (!got)
+        return makeError(
+            path + ": cannot read it: " + llvm::toString(got.takeError()));
+      if (*got == 0)
+        break;
+      done += *got;
+    }
+    return done;
+  }
+
+  /// "N" when the file is a regular one of N bytes past `start`, else
+  /// `otherwise`: what the file has, for a message about a file longer
+  /// than its value.
+  std::string describeSize(uint64_t start, StringRef otherwise) {
+    llvm::sys::fs::file_status status;
+    if (!llvm::sys::fs::status(file, status) &&
+        status.type() == llvm::sys::fs::file_type::regular_file)
+      return std::to_string(status.getSize() - start);
+    return otherwise.str();
+  }
+
+  /// Whether the file goes on after what was read.
+  Expected<bool> hasMore() {
+    char byte;
+    Expected<uint64_t> got = read(&byte, 1);
+    if (!got)
+      return got.takeError();
+    return *got != 0;
+  }
+
+private:
+  DataFile(StringRef path, llvm::sys::fs::file_t file)
+      : path(path.str()), file(file) {}
+
+  std::string path;
+  llvm::sys::fs::file_t file;
+};
 
 } // namespace
 
@@ -200,6 +257,15 @@ std::string formatBytes(uint64_t bytes) {
   if (bytes >= (uint64_t(1) << 30) && bytes % (uint64_t(1) << 30) == 0)
     return std::to_string(bytes >> 30) + " GiB";
   return std::to_string(bytes) + " bytes";
+}
+
+std::string describeSizeLimit(uint64_t maxBytes, bool forFile) {
+  if (!forFile || maxBytes >= kMaxValueBytes)
+    return "the " + formatBytes(maxBytes) + " a value may have";
+  std::string size = maxBytes % (uint64_t(1) << 20) == 0
+                         ? std::to_string(maxBytes >> 20) + " MiB"
+                         : formatBytes(maxBytes);
+  return "the " + size + " --max-input-size allows a data file";
 }
 
 std::string formatShape(ArrayRef<int64_t> shape) {
@@ -308,7 +374,8 @@ int64_t readInteger(ElementType type, const char *element) {
 namespace {
 
 /// `@FILE.npy`: the value is the NumPy file's.
-Expected<DataValue> parseNpyValue(StringRef text, bool readFiles) {
+Expected<DataValue> parseNpyValue(StringRef text, bool readFiles,
+                                  uint64_t maxBytes) {
   StringRef path = text.drop_front();
   if (path.empty())
     return atColumn(2, "a file name must follow '@'");
@@ -319,15 +386,54 @@ Expected<DataValue> parseNpyValue(StringRef text, bool readFiles) {
                            "' is not a .npy file; give raw bytes with "
                            "their shape and type, as in 4xf32=@" +
                            path);
-  Expected<std::unique_ptr<llvm::MemoryBuffer>> file = readFile(path);
+  Expected<std::unique_ptr<DataFile>> file = DataFile::open(path);
   if (!file)
     return file.takeError();
-  return parseNpy(path, (*file)->getBuffer());
+  // The magic string and the header's length, the header, then as much
+  // data as the header says.
+  std::string head(kNpyPreludeBytes, '\0');
+  Expected<uint64_t> got = (*file)->read(head.data(), head.size());
+  if (!got)
+    return got.takeError();
+  head.resize(*got);
+  Expected<uint64_t> dataStart = getNpyDataStart(path, head, maxBytes);
+  if (!dataStart)
+    return dataStart.takeError();
+  if (*dataStart > head.size()) {
+    uint64_t have = head.size();
+    head.resize(*dataStart);
+    got = (*file)->read(head.data() + have, *dataStart - have);
+    if (!got)
+      return got.takeError();
+    head.resize(have + *got);
+  } else {
+    head.resize(*dataStart);
+  }
+  Expected<DataValue> value = parseNpyHeader(path, head, maxBytes);
+  if (!value)
+    return value.takeError();
+  uint64_t dataBytes = value->data.size();
+  got = (*file)->read(value->data.data(), dataBytes);
+  if (!got)
+    return got.takeError();
+  if (*got < dataBytes)
+    return describeNpySizeMismatch(path, *value, Twine(*got));
+  Expected<bool> more = (*file)->hasMore();
+  if (!more)
+    return more.takeError();
+  if (*more)
+    return describeNpySizeMismatch(
+        path, *value,
+        (*file)->describeSize(*dataStart, "more (it goes on past them)"));
+  if (Error error = checkNpyData(path, *value))
+    return std::move(error);
+  return value;
 }
 
 /// `SHAPE x TYPE`, or `TYPE`, before the '=': sets `value`'s shape and
 /// type, and allocates its elements. A dimension is digits followed by 'x'.
-Error parseShapedType(StringRef head, uint64_t maxBytes, DataValue &value) {
+Error parseShapedType(StringRef head, uint64_t maxBytes, bool forFile,
+                      DataValue &value) {
   size_t pos = 0;
   while (pos < head.size() && llvm::isDigit(head[pos])) {
     size_t start = pos;
@@ -359,8 +465,8 @@ Error parseShapedType(StringRef head, uint64_t maxBytes, DataValue &value) {
       countElements(value.shape, maxBytes / elementSize);
   if (!count)
     return atColumn(1, formatShapedType(value.shape, *type) +
-                           " is larger than the " + formatBytes(maxBytes) +
-                           " a value may have");
+                           " is larger than " +
+                           describeSizeLimit(maxBytes, forFile));
   uint64_t bytes = *count * elementSize;
   if (!value.data.allocate(bytes))
     return atColumn(1, "cannot allocate " + Twine(bytes) + " bytes for " +
@@ -369,19 +475,27 @@ Error parseShapedType(StringRef head, uint64_t maxBytes, DataValue &value) {
 }
 
 /// `SHAPExTYPE=@FILE`: the raw bytes of `path`, exactly as many as the
-/// value's.
+/// value's; the file is read no further than one byte past them.
 Error readRawBytes(StringRef path, DataValue &value) {
-  Expected<std::unique_ptr<llvm::MemoryBuffer>> file = readFile(path);
+  Expected<std::unique_ptr<DataFile>> file = DataFile::open(path);
   if (!file)
     return file.takeError();
-  StringRef contents = (*file)->getBuffer();
   uint64_t bytes = value.data.size();
-  if (contents.size() != bytes)
+  auto mismatch = [&](const Twine &actual) {
     return makeError(path + ": " + formatShapedType(value.shape, *value.type) +
                      " is " + Twine(bytes) + " bytes, but the file has " +
-                     Twine(contents.size()));
-  if (bytes)
-    std::memcpy(value.data.data(), contents.data(), bytes);
+                     actual);
+  };
+  Expected<uint64_t> got = (*file)->read(value.data.data(), bytes);
+  if (!got)
+    return got.takeError();
+  if (*got < bytes)
+    return mismatch(Twine(*got));
+  Expected<bool> more = (*file)->hasMore();
+  if (!more)
+    return more.takeError();
+  if (*more)
+    return mismatch((*file)->describeSize(0, "more (it goes on past them)"));
   return Error::success();
 }
 
@@ -444,11 +558,12 @@ Error parseElements(StringRef head, StringRef body, size_t bodyColumn,
 } // namespace
 
 Expected<DataValue> parseDataValue(StringRef text, uint64_t maxBytes,
-                                   bool readFiles) {
+                                   bool readFiles, uint64_t maxFileBytes) {
+  uint64_t fileLimit = std::min(maxBytes, maxFileBytes);
   if (text.empty())
     return atColumn(1, "the value is empty");
   if (text.starts_with("@"))
-    return parseNpyValue(text, readFiles);
+    return parseNpyValue(text, readFiles, fileLimit);
   DataValue value;
   size_t equals = text.find('=');
   if (equals == StringRef::npos) {
@@ -472,10 +587,14 @@ Expected<DataValue> parseDataValue(StringRef text, uint64_t maxBytes,
     value.literal = text.str();
     return value;
   }
-  if (Error error = parseShapedType(text.take_front(equals), maxBytes, value))
+  StringRef body = text.drop_front(equals + 1);
+  // Raw bytes are refused past --max-input-size before they are allocated.
+  bool fromFile = body.starts_with("@");
+  if (Error error =
+          parseShapedType(text.take_front(equals),
+                          fromFile ? fileLimit : maxBytes, fromFile, value))
     return std::move(error);
 
-  StringRef body = text.drop_front(equals + 1);
   size_t bodyColumn = equals + 2;
   if (body.starts_with("@")) {
     StringRef path = body.drop_front();

@@ -68,10 +68,17 @@ inline constexpr uint64_t kMaxValueBytes = uint64_t(1) << 36;
 
 /// Parses `text` in the value grammar; files named with `@` are read,
 /// unless `readFiles` is false (a fuzzer's). Errors say where: "column 9:
-/// 'x' is not an f32 value". A value of more than `maxBytes` is an error.
-llvm::Expected<DataValue> parseDataValue(llvm::StringRef text,
-                                         uint64_t maxBytes = kMaxValueBytes,
-                                         bool readFiles = true);
+/// 'x' is not an f32 value". A value of more than `maxBytes` is an error,
+/// and one read from a file of more than `maxFileBytes` (--max-input-size).
+/// A file is read no further than its value needs, and may be a pipe, a
+/// FIFO or a device.
+llvm::Expected<DataValue>
+parseDataValue(llvm::StringRef text, uint64_t maxBytes = kMaxValueBytes,
+               bool readFiles = true, uint64_t maxFileBytes = kMaxValueBytes);
+
+/// "the 64 GiB a value may have", or for a file under a smaller limit,
+/// "the 1 GiB --max-input-size allows a data file".
+std::string describeSizeLimit(uint64_t maxBytes, bool forFile);
 
 /// Converts an untyped scalar's text to one element of `type` at `out`.
 llvm::Error convertLiteral(llvm::StringRef literal, ElementType type,

@@ -2,6 +2,7 @@
 
 #include "runner/EntryData.h"
 
+#include "runner/Activity.h"
 #include "runner/DataComparison.h"
 #include "runner/DataPrinter.h"
 #include "runner/NumpyFile.h"
@@ -162,15 +163,41 @@ parseLaunchFlags(const RunnerOptions &options) {
     return makeError("--block=" + options.block +
                      ": give one to three sizes from 1 to 2147483647, "
                      "separated by commas: X[,Y[,Z]]");
+  // gpu.launch_func's dynamicSharedMemorySize is an i32, as CUDA's
+  // cuLaunchKernel and HIP's hipModuleLaunchKernel take it.
+  if (options.dynamicSharedMemory > uint64_t(INT32_MAX))
+    return makeError(
+        "--dynamic-shared-memory=" + Twine(options.dynamicSharedMemory) +
+        " is more than 2147483647 bytes, the most a launch's "
+        "dynamic shared memory size (an i32) holds");
   target.dynamicSharedMemory = options.dynamicSharedMemory;
   return target;
 }
 
-/// The values of `flag` (--input or --expected-output), in order.
+/// The file a value of the data grammar reads: "a.npy" of "@a.npy" and
+/// "a.bin" of "4xf32=@a.bin"; empty when it reads none.
+StringRef getDataFileName(StringRef text) {
+  size_t at = text.find('@');
+  if (at == StringRef::npos || (at != 0 && text[at - 1] != '='))
+    return "";
+  return text.drop_front(at + 1);
+}
+
+/// The values of `flag` (--input or --expected-output), in order. A data
+/// file may hold --max-input-size MiB (0: no limit).
 Error parseValues(const llvm::cl::list<std::string> &flag,
-                  std::vector<DataValue> &values) {
+                  unsigned maxInputSizeMiB, std::vector<DataValue> &values) {
+  uint64_t maxFileBytes =
+      maxInputSizeMiB ? uint64_t(maxInputSizeMiB) << 20 : kMaxValueBytes;
   for (const std::string &text : flag) {
-    Expected<DataValue> value = parseDataValue(text);
+    // A FIFO that no one writes blocks here: --timeout says so.
+    StringRef file = getDataFileName(text);
+    std::string activityText = ("reading data file '" + file + "'").str();
+    std::optional<ScopedActivity> activity;
+    if (!file.empty())
+      activity.emplace(activityText.c_str());
+    Expected<DataValue> value =
+        parseDataValue(text, kMaxValueBytes, /*readFiles=*/true, maxFileBytes);
     if (!value) {
       // A mistake in the text says where it is; one in a file names it.
       std::string message = llvm::toString(value.takeError());
@@ -203,9 +230,11 @@ Expected<RunData> parseDataFlags(const RunnerOptions &options) {
   if (!launch)
     return launch.takeError();
   data.launch = std::move(*launch);
-  if (Error error = parseValues(options.inputs, data.inputs))
+  if (Error error =
+          parseValues(options.inputs, options.maxInputSize, data.inputs))
     return std::move(error);
-  if (Error error = parseValues(options.expectedOutputs, data.expected))
+  if (Error error = parseValues(options.expectedOutputs, options.maxInputSize,
+                                data.expected))
     return std::move(error);
   return data;
 }

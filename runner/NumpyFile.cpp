@@ -86,6 +86,12 @@ public:
       if (!consume(':'))
         return fail("expected ':' after '" + key + "'");
       skipSpace();
+      // Python keeps the last of a repeated key, which no writer means;
+      // refuse it rather than guess.
+      if ((key == "descr" && haveDescr) ||
+          (key == "fortran_order" && haveOrder) ||
+          (key == "shape" && haveShape))
+        return fail("the header has the key '" + key + "' twice");
       if (key == "descr") {
         if (Error error = parseString(descr))
           return error;
@@ -179,40 +185,57 @@ private:
 
 } // namespace
 
-Expected<DataValue> parseNpy(StringRef name, StringRef bytes) {
+Expected<uint64_t> getNpyDataStart(StringRef name, StringRef prelude,
+                                   uint64_t maxBytes) {
   auto malformed = [&](const Twine &why) {
     return makeError(name + ": not a NumPy file: " + why);
   };
-  if (!bytes.starts_with(kNpyMagic))
+  if (!prelude.starts_with(kNpyMagic))
     return malformed("it does not start with NumPy's magic string");
-  if (bytes.size() < 10)
+  if (prelude.size() < 10)
     return malformed("it ends inside its header");
-  unsigned major = uint8_t(bytes[6]);
+  unsigned major = uint8_t(prelude[6]);
   uint64_t headerSize, dataStart;
   if (major == 1) {
-    headerSize = uint8_t(bytes[8]) | uint64_t(uint8_t(bytes[9])) << 8;
+    headerSize = uint8_t(prelude[8]) | uint64_t(uint8_t(prelude[9])) << 8;
     dataStart = 10 + headerSize;
   } else if (major == 2 || major == 3) {
-    if (bytes.size() < 12)
+    if (prelude.size() < 12)
       return malformed("it ends inside its header");
     headerSize = 0;
     for (int i = 0; i < 4; ++i)
-      headerSize |= uint64_t(uint8_t(bytes[8 + i])) << (8 * i);
+      headerSize |= uint64_t(uint8_t(prelude[8 + i])) << (8 * i);
     dataStart = 12 + headerSize;
   } else {
     return malformed("format version " + Twine(major) +
                      " (NumPy writes 1, 2 and 3)");
   }
-  if (bytes.size() < dataStart)
+  if (headerSize > maxBytes)
     return malformed("its header says it is " + Twine(headerSize) +
+                     " bytes long, more than " +
+                     describeSizeLimit(maxBytes, /*forFile=*/true));
+  return dataStart;
+}
+
+Expected<DataValue> parseNpyHeader(StringRef name, StringRef head,
+                                   uint64_t maxBytes) {
+  Expected<uint64_t> dataStart = getNpyDataStart(name, head, maxBytes);
+  if (!dataStart)
+    return dataStart.takeError();
+  if (head.size() < *dataStart) {
+    uint64_t headerSize = *dataStart - (uint8_t(head[6]) == 1 ? 10 : 12);
+    return makeError(name + ": not a NumPy file: its header says it is " +
+                     Twine(headerSize) +
                      " bytes long, but the file ends before");
+  }
   std::string descr;
   bool fortranOrder = false;
   DataValue value;
   value.shaped = true;
-  HeaderParser parser(bytes.slice(dataStart - headerSize, dataStart));
+  HeaderParser parser(head.slice(head[6] == 1 ? 10 : 12, *dataStart));
   if (Error error = parser.parse(descr, fortranOrder, value.shape))
-    return malformed(llvm::toString(std::move(error)));
+    return makeError(name +
+                     ": not a NumPy file: " + llvm::toString(std::move(error)));
   for (const NpyType &known : kNpyReadTypes)
     if (descr == known.descr)
       value.type = known.type;
@@ -231,32 +254,57 @@ Expected<DataValue> parseNpy(StringRef name, StringRef bytes) {
                             "order, as numpy.ascontiguousarray(array)");
   unsigned elementSize = getElementSize(*value.type);
   std::optional<uint64_t> count =
-      countElements(value.shape, kMaxValueBytes / elementSize);
+      countElements(value.shape, maxBytes / elementSize);
   if (!count)
     return makeError(name + ": the shape " + formatShape(value.shape) +
-                     " is larger than the " + formatBytes(kMaxValueBytes) +
-                     " a value may have");
+                     " is larger than " +
+                     describeSizeLimit(maxBytes, /*forFile=*/true));
   uint64_t dataBytes = *count * elementSize;
-  uint64_t actual = bytes.size() - dataStart;
-  if (actual != dataBytes) {
-    std::string shapeText =
-        value.shape.empty() ? std::string("a 0-d") : formatShape(value.shape);
-    return makeError(name + ": header says " + shapeText + " " +
-                     getElementTypeName(*value.type) + " (" + Twine(dataBytes) +
-                     " bytes of data) but the file has " + Twine(actual));
-  }
   if (!value.data.allocate(dataBytes))
     return makeError(name + ": cannot allocate " + Twine(dataBytes) + " bytes");
-  if (dataBytes)
-    std::memcpy(value.data.data(), bytes.data() + dataStart, dataBytes);
+  return value;
+}
+
+Error describeNpySizeMismatch(StringRef name, const DataValue &value,
+                              const Twine &actual) {
+  std::string shapeText =
+      value.shape.empty() ? std::string("a 0-d") : formatShape(value.shape);
+  return makeError(name + ": header says " + shapeText + " " +
+                   getElementTypeName(*value.type) + " (" +
+                   Twine(value.data.size()) +
+                   " bytes of data) but the file has " + actual);
+}
+
+Error checkNpyData(StringRef name, const DataValue &value) {
   // NumPy's booleans are bytes of 0 or 1; anything else is not a bool.
   if (*value.type == ElementType::I1)
-    for (uint64_t i = 0; i < dataBytes; ++i)
+    for (uint64_t i = 0; i < value.data.size(); ++i)
       if (uint8_t(value.data.data()[i]) > 1)
         return makeError(name + ": element " + Twine(i) +
                          " of the bool data is " +
                          Twine(unsigned(uint8_t(value.data.data()[i]))) +
                          ", neither 0 nor 1");
+  return Error::success();
+}
+
+Expected<DataValue> parseNpy(StringRef name, StringRef bytes,
+                             uint64_t maxBytes) {
+  Expected<uint64_t> dataStart =
+      getNpyDataStart(name, bytes.take_front(kNpyPreludeBytes), maxBytes);
+  if (!dataStart)
+    return dataStart.takeError();
+  Expected<DataValue> value =
+      parseNpyHeader(name, bytes.take_front(*dataStart), maxBytes);
+  if (!value)
+    return value.takeError();
+  uint64_t dataBytes = value->data.size();
+  uint64_t actual = bytes.size() - *dataStart;
+  if (actual != dataBytes)
+    return describeNpySizeMismatch(name, *value, Twine(actual));
+  if (dataBytes)
+    std::memcpy(value->data.data(), bytes.data() + *dataStart, dataBytes);
+  if (Error error = checkNpyData(name, *value))
+    return std::move(error);
   return value;
 }
 

@@ -8,12 +8,79 @@
 #ifndef GPU_RUNNER_RUNNER_OPTIONS_H
 #define GPU_RUNNER_RUNNER_OPTIONS_H
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <limits>
+#include <type_traits>
 
 #include <optional>
 #include <string>
 
 namespace gpu_runner {
+
+/// The parser of a numeric flag: a value that is empty, or not a number of
+/// type `T`, is an error in gpu-runner's form ("error: --atol: 'abc' is not
+/// a number") rather than LLVM's, and ends the run with exit status 1.
+template <typename T> class NumberParser : public llvm::cl::parser<T> {
+public:
+  using llvm::cl::parser<T>::parser;
+
+  // Returns true on an error, as every llvm::cl parser does.
+  bool parse(llvm::cl::Option &, llvm::StringRef argName, llvm::StringRef arg,
+             T &value) {
+    if (arg.empty())
+      return fail(argName, "the value is empty; give " + describe());
+    if constexpr (std::is_floating_point_v<T>) {
+      // LLVM's own parser<double> takes what strtod takes, all of it.
+      std::string text = arg.str();
+      char *end = nullptr;
+      double parsed = std::strtod(text.c_str(), &end);
+      if (end == text.c_str() || *end != '\0' || llvm::isSpace(arg.front()))
+        return fail(argName, "'" + arg + "' is not a number");
+      value = T(parsed);
+      return false;
+    } else {
+      // As LLVM's own integer parsers: decimal, or 0x hex.
+      if (std::is_unsigned_v<T>) {
+        unsigned long long parsed;
+        if (arg.getAsInteger(0, parsed) ||
+            parsed > std::numeric_limits<T>::max())
+          return fail(argName, "'" + arg + "' is not " + describe());
+        value = T(parsed);
+      } else {
+        long long parsed;
+        if (arg.getAsInteger(0, parsed) ||
+            parsed < std::numeric_limits<T>::min() ||
+            parsed > std::numeric_limits<T>::max())
+          return fail(argName, "'" + arg + "' is not " + describe());
+        value = T(parsed);
+      }
+      return false;
+    }
+  }
+
+private:
+  /// "a whole number from 0 to 4294967295".
+  static std::string describe() {
+    if constexpr (std::is_floating_point_v<T>)
+      return "a number";
+    else
+      return "a whole number from " +
+             std::to_string(std::numeric_limits<T>::min()) + " to " +
+             std::to_string(std::numeric_limits<T>::max());
+  }
+
+  static bool fail(llvm::StringRef argName, const llvm::Twine &message) {
+    llvm::errs() << "error: --" << argName << ": " << message << "\n";
+    return true;
+  }
+};
+
+template <typename T>
+using NumberOption = llvm::cl::opt<T, false, NumberParser<T>>;
 
 struct RunnerOptions {
   llvm::cl::OptionCategory category{"gpu-runner options"};
@@ -91,7 +158,7 @@ struct RunnerOptions {
                      "reach them together (slower; for comparing the two)"),
       llvm::cl::cat(category)};
 
-  llvm::cl::opt<int> device{
+  NumberOption<int> device{
       "device",
       llvm::cl::desc("The device that runs the program (default: 0); see "
                      "--list-devices"),
@@ -127,7 +194,7 @@ struct RunnerOptions {
   /// overflows.
   static constexpr unsigned kMaxBenchmarkRuns = 1000000;
 
-  llvm::cl::opt<unsigned> benchmarkRepetitions{
+  NumberOption<unsigned> benchmarkRepetitions{
       "benchmark-repetitions",
       llvm::cl::desc("Run the entry point N times (at most 1000000), after "
                      "the warm-up runs, and report the time per run (min, "
@@ -135,21 +202,21 @@ struct RunnerOptions {
                      "0: run it once, report nothing)"),
       llvm::cl::value_desc("N"), llvm::cl::init(0), llvm::cl::cat(category)};
 
-  llvm::cl::opt<unsigned> benchmarkWarmup{
+  NumberOption<unsigned> benchmarkWarmup{
       "benchmark-warmup",
       llvm::cl::desc("Untimed runs of the entry point before the timed ones "
                      "(0 to 1000000, default 1; with "
                      "--benchmark-repetitions)"),
       llvm::cl::value_desc("W"), llvm::cl::init(1), llvm::cl::cat(category)};
 
-  llvm::cl::opt<unsigned> timeout{
+  NumberOption<unsigned> timeout{
       "timeout",
       llvm::cl::desc("Stop the run with an error after this many seconds "
                      "(default: 0, no limit)"),
       llvm::cl::value_desc("seconds"), llvm::cl::init(0),
       llvm::cl::cat(category)};
 
-  llvm::cl::opt<unsigned> maxInputSize{
+  NumberOption<unsigned> maxInputSize{
       "max-input-size",
       llvm::cl::desc("Refuse an input larger than this many MiB; 0: no limit "
                      "(default: 1024)"),
@@ -222,12 +289,12 @@ struct RunnerOptions {
       llvm::cl::desc("A result's expected value, one per result, in the "
                      "grammar of --input; a mismatch exits with status 1"),
       llvm::cl::value_desc("value"), llvm::cl::cat(category)};
-  llvm::cl::opt<double> atol{
+  NumberOption<double> atol{
       "atol",
       llvm::cl::desc("Floats match when |got - expected| <= atol + rtol * "
                      "|expected| (default: 1e-8)"),
       llvm::cl::value_desc("x"), llvm::cl::init(1e-8), llvm::cl::cat(category)};
-  llvm::cl::opt<double> rtol{
+  NumberOption<double> rtol{
       "rtol", llvm::cl::desc("See --atol (default: 1e-5)"),
       llvm::cl::value_desc("x"), llvm::cl::init(1e-5), llvm::cl::cat(category)};
   llvm::cl::opt<bool> nanEqual{
@@ -247,7 +314,7 @@ struct RunnerOptions {
   llvm::cl::opt<std::string> block{
       "block", llvm::cl::desc("The threads of each block --launch runs"),
       llvm::cl::value_desc("X[,Y[,Z]]"), llvm::cl::cat(category)};
-  llvm::cl::opt<unsigned> dynamicSharedMemory{
+  NumberOption<unsigned> dynamicSharedMemory{
       "dynamic-shared-memory",
       llvm::cl::desc("The dynamic shared memory --launch gives each block "
                      "(default: 0)"),

@@ -162,8 +162,11 @@ linkProgram(const RunnerOptions &options, Backend backend, const RunData &data,
             RunTiming &timing, std::unique_ptr<Jit> &jit) {
   // With --split-input-file each part goes on from here in a child process
   // of its own, as the whole input; this process returns once all have run.
+  // The timeout, started before the data files were read, is each part's
+  // own: the process that runs the parts has none.
   std::unique_ptr<llvm::MemoryBuffer> part;
   if (options.splitInputFile) {
+    stopTimeout();
     Expected<std::unique_ptr<llvm::MemoryBuffer>> ownPart =
         runSplitParts(options);
     if (!ownPart)
@@ -171,9 +174,9 @@ linkProgram(const RunnerOptions &options, Backend backend, const RunData &data,
     if (!*ownPart)
       return nullptr;
     part = std::move(*ownPart);
+    if (options.timeout)
+      startTimeout(options.timeout, getPartLocation(*part));
   }
-  if (options.timeout)
-    startTimeout(options.timeout, part ? getPartLocation(*part) : "");
   if (Error error = startTiming(options, timing))
     return std::move(error);
   Clock::time_point compileStart = Clock::now();
@@ -255,6 +258,9 @@ int runGpuRunnerMain(int argc, char **argv) {
   Backend backend = getBackend();
   if (Error error = checkOptions(options, backend))
     return reportErrors(std::move(error));
+  // From here on, data files included: a FIFO may never be written.
+  if (options.timeout)
+    startTimeout(options.timeout);
   Expected<RunData> data = parseDataFlags(options);
   if (!data)
     return reportErrors(data.takeError());

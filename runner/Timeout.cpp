@@ -74,4 +74,6 @@ void startTimeout(unsigned seconds, llvm::StringRef location) {
   alarm(seconds);
 }
 
+void stopTimeout() { alarm(0); }
+
 } // namespace gpu_runner

@@ -11,8 +11,11 @@ namespace gpu_runner {
 /// stderr, after what the program printed, and ends the process with exit
 /// status 1, whatever the program is doing (a kernel that never ends, a
 /// wait that never returns). A `location` ("FILE:LINE:COL", a part of
-/// --split-input-file) comes before "error:". Call once.
+/// --split-input-file) comes before "error:". Called again, it starts over.
 void startTimeout(unsigned seconds, llvm::StringRef location = {});
+
+/// Stops the timer startTimeout started, if any.
+void stopTimeout();
 
 } // namespace gpu_runner
 

@@ -45,6 +45,14 @@ TEST_CASE("Floats within a tolerance", "[compare]") {
   CHECK(compare("f64=1.5", "f64=1", tolerance).mismatches == 1);
   // The same infinity is equal, whatever the tolerance.
   CHECK(compare("2xf32=inf,-inf", "2xf32=inf,-inf").mismatches == 0);
+  // Any other value, or the other infinity, is not, whatever the tolerance.
+  CHECK(compare("2xf32=1,inf", "2xf32=inf,1").mismatches == 2);
+  CHECK(compare("2xf32=-inf,inf", "2xf32=inf,-inf").mismatches == 2);
+  CHECK(compare("f64=1e308", "f64=inf").mismatches == 1);
+  tolerance.atol = 1e300;
+  tolerance.rtol = 1;
+  CHECK(compare("f32=-inf", "f32=inf", tolerance).mismatches == 1);
+  CHECK(compare("f32=0", "f32=inf", tolerance).mismatches == 1);
 }
 
 TEST_CASE("Integers exactly", "[compare]") {

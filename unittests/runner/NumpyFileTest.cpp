@@ -116,6 +116,15 @@ TEST_CASE("Malformed NumPy files are errors", "[numpy]") {
                          "abcd")) ==
         "a.npy: not a NumPy file: the header has a key 'extra' that NumPy "
         "does not write");
+  // A repeated key is refused, not merged or overridden.
+  CHECK(npyError(makeNpy("{'descr': '<f4', 'fortran_order': False, "
+                         "'shape': (2,), 'shape': (3,), }",
+                         std::string(24, '\0'))) ==
+        "a.npy: not a NumPy file: the header has the key 'shape' twice");
+  CHECK(npyError(makeNpy("{'descr': '<f4', 'descr': '<i4', "
+                         "'fortran_order': False, 'shape': (1,), }",
+                         "abcd")) ==
+        "a.npy: not a NumPy file: the header has the key 'descr' twice");
   CHECK(npyError(makeNpy("{'descr': '<f4', 'fortran_order': False, "
                          "'shape': (68719476736, 2), }",
                          "")) ==
