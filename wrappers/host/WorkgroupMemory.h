@@ -1,0 +1,89 @@
+//===- WorkgroupMemory.h - A block's workgroup memory, fenced -------------===//
+//
+// The workgroup memory of the blocks that one BlockRunner runs. It lies in a
+// mapping of its own, never in the runner's heap, so that a kernel's stray
+// store cannot damage gpu-runner's own data:
+//
+//   [guard: PROT_NONE][margin | the block's bytes | margin][guard: PROT_NONE]
+//
+// The accessible pages hold the block's bytes and, around them, margins
+// filled with a pattern (kPattern); check() runs once per block and reports
+// a changed margin byte as a store out of bounds. An access past a margin
+// faults in a guard, which the fault handler reports as an access out of
+// bounds of workgroup memory (RunningKernel's workgroup fields). A block
+// without workgroup memory gets a pointer into the middle of a guard: any
+// access through it within half a guard (128 KiB) faults, and there is
+// nothing to check.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_WRAPPERS_HOST_WORKGROUPMEMORY_H
+#define GPU_RUNNER_WRAPPERS_HOST_WORKGROUPMEMORY_H
+
+#include "wrappers/common/RuntimeError.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace gpu_runner {
+
+class WorkgroupMemory {
+public:
+  /// The most bytes a block may have (kMaxSharedMemoryBytes), and the
+  /// padding of the static part before the dynamic one.
+  static constexpr size_t kMaxBytes = 232448 + 15;
+  /// Inaccessible bytes on each side of the accessible pages.
+  static constexpr size_t kGuardBytes = 256 * 1024;
+  /// Pattern bytes before the block's bytes; at least as many lie after
+  /// them, up to the end of the last accessible page.
+  static constexpr size_t kMarginBytes = 64;
+  /// What the margins hold.
+  static constexpr unsigned char kPattern = 0xa5;
+
+  WorkgroupMemory() = default;
+  ~WorkgroupMemory();
+  WorkgroupMemory(const WorkgroupMemory &) = delete;
+  WorkgroupMemory &operator=(const WorkgroupMemory &) = delete;
+
+  /// Makes `bytes` (at most kMaxBytes) of workgroup memory ready for the
+  /// next blocks, 64-byte aligned, not zero-filled (as on a GPU): the
+  /// contents are kept while the size stays the same. Maps the memory at
+  /// the first call; fails only when mmap or mprotect does.
+  Status prepare(size_t bytes);
+
+  /// The block's bytes, valid after prepare().
+  char *data() const { return area; }
+  size_t size() const { return areaBytes; }
+
+  /// Whether the margins still hold the pattern. If not, the message says
+  /// which bytes changed, relative to the block's bytes ("bytes 4 to 1
+  /// before the start of the block's 64 bytes of workgroup memory"), and the
+  /// margins are filled again.
+  Status check();
+
+  /// The whole mapping, guards included: an access there is out of bounds
+  /// of the block's workgroup memory, or within it.
+  const char *reservedBegin() const { return mapping; }
+  const char *reservedEnd() const {
+    return mapping ? mapping + mappingBytes : nullptr;
+  }
+
+private:
+  Status reserve();
+  void fillMargins();
+
+  char *mapping = nullptr;
+  size_t mappingBytes = 0;
+  /// First accessible byte, and how many are accessible.
+  char *accessible = nullptr;
+  size_t accessibleBytes = 0;
+  /// The bytes the margins were last filled around (0: never).
+  size_t laidOutBytes = 0;
+  char *area = nullptr;
+  size_t areaBytes = 0;
+};
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_WRAPPERS_HOST_WORKGROUPMEMORY_H
