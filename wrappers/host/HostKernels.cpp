@@ -238,6 +238,17 @@ Status BlockRunner::run(const KernelLaunch &launch, void *args,
                        " failed an assertion (printed above)");
 }
 
+Status BlockRunner::checkFarWorkgroupMargin(const KernelLaunch &launch) {
+  Status margin = workgroup.checkFar();
+  if (margin.ok())
+    return margin;
+  return Status::error("kernel '" + launch.name +
+                       "': workgroup memory written out of bounds in one of "
+                       "its blocks: a store changed " +
+                       margin.message() +
+                       "; run with --check-bounds to find the store");
+}
+
 __attribute__((noinline)) void
 BlockRunner::runResumable(const KernelLaunch &launch,
                           HostKernelContext *context, void *args) {
@@ -345,6 +356,10 @@ void KernelExecutor::runBlocks(Grid &grid, BlockRunner &runner) {
     }
   }
   runningGridStop = savedStop;
+  // The far margin once per thread and grid, not per block.
+  if (Status margin = runner.checkFarWorkgroupMargin(*grid.launch);
+      !margin.ok())
+    reportFatalError(grid.loc, margin.message());
 }
 
 void KernelExecutor::workerLoop() {

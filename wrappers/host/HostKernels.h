@@ -99,6 +99,11 @@ public:
   /// then holds their lines).
   Status run(const KernelLaunch &launch, void *args, int64_t blockIndex);
 
+  /// Once the calling thread has run its blocks of a launch: fails if one
+  /// of them wrote workgroup memory further before its start than run()
+  /// checks after each block (WorkgroupMemory::checkFar).
+  Status checkFarWorkgroupMargin(const KernelLaunch &launch);
+
   /// The lines of the assertions that failed in the last block run() ran,
   /// as a GPU prints them; empty if none failed.
   const std::string &assertionReport() const { return assertionLines; }

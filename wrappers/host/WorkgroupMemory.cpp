@@ -2,8 +2,10 @@
 //
 // See WorkgroupMemory.h. The accessible pages change only when a block
 // needs another number of them (an mprotect per change of size, not per
-// block); the margins are filled when the size changes and checked after
-// every block, a few words compared with the pattern.
+// block); the margins are filled when the size changes. The block's bytes
+// lie at the end of the pages, so that the margins next to them are a few
+// words, compared with the pattern after every block; the rest of the page
+// before them (up to 4 KiB) is compared once a runner is done with a grid.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,7 +96,7 @@ Status WorkgroupMemory::reserve() {
   return Status();
 }
 
-Status WorkgroupMemory::prepare(size_t bytes) {
+Status WorkgroupMemory::layOut(size_t bytes) {
   if (bytes > kMaxBytes)
     return Status::error(std::to_string(bytes) +
                          " bytes of workgroup memory: the host backend maps "
@@ -110,7 +112,9 @@ Status WorkgroupMemory::prepare(size_t bytes) {
     return Status();
   }
   if (bytes != laidOutBytes) {
-    size_t needed = roundUp(kMarginBytes + bytes + kMarginBytes, pageSize());
+    // Room for a margin each side and for aligning the start down.
+    size_t needed =
+        roundUp(kMarginBytes + bytes + kMarginBytes + 64, pageSize());
     if (needed > accessibleBytes &&
         mprotect(accessible + accessibleBytes, needed - accessibleBytes,
                  PROT_READ | PROT_WRITE) != 0)
@@ -124,16 +128,20 @@ Status WorkgroupMemory::prepare(size_t bytes) {
                            std::string(std::strerror(errno)));
     accessibleBytes = needed;
     laidOutBytes = bytes;
+    // At the end of the pages, 64-byte aligned: at most 127 bytes lie
+    // between its end and the guard after it.
+    laidOutArea =
+        accessible + (accessibleBytes - kMarginBytes - bytes) / 64 * 64;
     fillMargins();
   }
-  area = accessible + kMarginBytes;
+  area = laidOutArea;
   areaBytes = bytes;
   return Status();
 }
 
 void WorkgroupMemory::fillMargins() {
-  char *areaEnd = accessible + kMarginBytes + laidOutBytes;
-  std::memset(accessible, kPattern, kMarginBytes);
+  char *areaEnd = laidOutArea + laidOutBytes;
+  std::memset(accessible, kPattern, laidOutArea - accessible);
   std::memset(areaEnd, kPattern, accessible + accessibleBytes - areaEnd);
 }
 
@@ -142,22 +150,35 @@ Status WorkgroupMemory::check() {
     return Status();
   char *areaEnd = area + areaBytes;
   char *accessibleEnd = accessible + accessibleBytes;
-  if (holdsPattern(accessible, kMarginBytes) &&
+  if (holdsPattern(area - kMarginBytes, kMarginBytes) &&
       holdsPattern(areaEnd, accessibleEnd - areaEnd))
     return Status();
+  return describeChanges(area - kMarginBytes);
+}
+
+Status WorkgroupMemory::checkFar() {
+  if (!laidOutArea ||
+      holdsPattern(accessible, laidOutArea - kMarginBytes - accessible))
+    return Status();
+  return describeChanges(accessible);
+}
+
+Status WorkgroupMemory::describeChanges(const char *from) {
+  char *areaEnd = laidOutArea + laidOutBytes;
   std::string changed;
   const char *first = nullptr;
   const char *last = nullptr;
-  if (findChanged(accessible, area, first, last))
-    changed = byteRange(area - first, area - last) + " before the start";
-  if (findChanged(areaEnd, accessibleEnd, first, last)) {
+  if (findChanged(from, laidOutArea, first, last))
+    changed = byteRange(laidOutArea - first, laidOutArea - last) +
+              " before the start";
+  if (findChanged(areaEnd, accessible + accessibleBytes, first, last)) {
     if (!changed.empty())
       changed += " and ";
     changed += byteRange(first - areaEnd, last - areaEnd) + " past the end";
   }
   fillMargins();
   return Status::error(changed + " of the block's " +
-                       std::to_string(areaBytes) +
+                       std::to_string(laidOutBytes) +
                        " bytes of workgroup memory");
 }
 

@@ -4,11 +4,16 @@
 // mapping of its own, never in the runner's heap, so that a kernel's stray
 // store cannot damage gpu-runner's own data:
 //
-//   [guard: PROT_NONE][margin | the block's bytes | margin][guard: PROT_NONE]
+//   [guard: PROT_NONE][far margin | margin | block's bytes | margin][guard]
 //
-// The accessible pages hold the block's bytes and, around them, margins
-// filled with a pattern (kPattern); check() runs once per block and reports
-// a changed margin byte as a store out of bounds. An access past a margin
+// The accessible pages hold the block's bytes, at their end, and margins
+// filled with a pattern (kPattern) around them: kMarginBytes before, and
+// less than 128 after, up to the guard. check() runs once per block and
+// reports a changed byte of those as a store out of bounds; checkFar(),
+// once a runner has run its blocks of a grid, the rest of the pages before
+// them (the far margin, up to a page), which only a store more than
+// kMarginBytes before the start reaches: comparing a page after every
+// block would cost a short block more than it runs. An access past a margin
 // faults in a guard, which the fault handler reports as an access out of
 // bounds of workgroup memory (RunningKernel's workgroup fields). A block
 // without workgroup memory gets a pointer into the middle of a guard: any
@@ -35,8 +40,8 @@ public:
   static constexpr size_t kMaxBytes = 232448 + 15;
   /// Inaccessible bytes on each side of the accessible pages.
   static constexpr size_t kGuardBytes = 256 * 1024;
-  /// Pattern bytes before the block's bytes; at least as many lie after
-  /// them, up to the end of the last accessible page.
+  /// Pattern bytes checked after every block before the block's bytes; at
+  /// least as many (and fewer than 128) lie after them, up to the guard.
   static constexpr size_t kMarginBytes = 64;
   /// What the margins hold.
   static constexpr unsigned char kPattern = 0xa5;
@@ -50,7 +55,15 @@ public:
   /// next blocks, 64-byte aligned, not zero-filled (as on a GPU): the
   /// contents are kept while the size stays the same. Maps the memory at
   /// the first call; fails only when mmap or mprotect does.
-  Status prepare(size_t bytes);
+  Status prepare(size_t bytes) {
+    // Every block calls it: the same size as the last costs a compare.
+    if (bytes == laidOutBytes && bytes != 0) {
+      area = laidOutArea;
+      areaBytes = bytes;
+      return Status();
+    }
+    return layOut(bytes);
+  }
 
   /// The block's bytes, valid after prepare().
   char *data() const { return area; }
@@ -61,6 +74,9 @@ public:
   /// before the start of the block's 64 bytes of workgroup memory"), and the
   /// margins are filled again.
   Status check();
+  /// The same for the far margin (as a message relative to the block's
+  /// bytes of the last size prepared), and then the margins all around.
+  Status checkFar();
 
   /// The whole mapping, guards included: an access there is out of bounds
   /// of the block's workgroup memory, or within it.
@@ -71,7 +87,11 @@ public:
 
 private:
   Status reserve();
+  Status layOut(size_t bytes);
   void fillMargins();
+  /// The error for the changed bytes from `from` to the end of the pages;
+  /// fills the margins again.
+  Status describeChanges(const char *from);
 
   char *mapping = nullptr;
   size_t mappingBytes = 0;
@@ -80,6 +100,7 @@ private:
   size_t accessibleBytes = 0;
   /// The bytes the margins were last filled around (0: never).
   size_t laidOutBytes = 0;
+  char *laidOutArea = nullptr;
   char *area = nullptr;
   size_t areaBytes = 0;
 };

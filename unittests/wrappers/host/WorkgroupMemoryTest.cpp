@@ -1,7 +1,8 @@
 //===- WorkgroupMemoryTest.cpp - A block's workgroup memory, fenced -------===//
 //
 // WorkgroupMemory: the block's bytes aligned and writable, the margins
-// around them checked (exact messages, and whole again after a report), the
+// around them checked (exact messages, and whole again after a report; the
+// far margin by checkFar), the
 // pages past the margins inaccessible, a block without workgroup memory
 // pointing into a guard; and BlockRunner reporting a kernel's store out of
 // bounds at the end of its block, with and without fibers.
@@ -72,6 +73,13 @@ TEST_CASE("workgroup memory is aligned, writable and checked", "[workgroup]") {
         "byte 64 before the start and byte 36 past the end of the block's 64 "
         "bytes of workgroup memory");
   REQUIRE_OK(memory.check());
+  // Further before the start: only the far margin's check sees it.
+  std::memset(data - 400, 0, 4);
+  REQUIRE_OK(memory.check());
+  CHECK(memory.checkFar().message() == "bytes 400 to 397 before the start of "
+                                       "the block's 64 bytes of workgroup "
+                                       "memory");
+  REQUIRE_OK(memory.checkFar());
   // A store that writes the pattern itself is not seen.
   data[64] = static_cast<char>(WorkgroupMemory::kPattern);
   REQUIRE_OK(memory.check());
@@ -82,12 +90,19 @@ TEST_CASE("workgroup memory is fenced by inaccessible pages", "[workgroup]") {
   WorkgroupMemory memory;
   REQUIRE_OK(memory.prepare(13));
   char *data = memory.data();
-  // The margin before the bytes is kMarginBytes, then a guard.
-  CHECK(readable(data - WorkgroupMemory::kMarginBytes));
-  CHECK_FALSE(readable(data - WorkgroupMemory::kMarginBytes - 1));
-  // The margin after them runs to the end of the page, then a guard.
-  CHECK(readable(data - WorkgroupMemory::kMarginBytes + page - 1));
-  CHECK_FALSE(readable(data - WorkgroupMemory::kMarginBytes + page));
+  // The bytes lie at the end of a page, with fewer than 128 bytes after
+  // them up to a guard; the page before them starts after a guard.
+  auto pageOf = [&](const char *address) {
+    return reinterpret_cast<const char *>(reinterpret_cast<uintptr_t>(address) /
+                                          page * page);
+  };
+  const char *pageStart = pageOf(data);
+  CHECK(pageStart + page - (data + 13) < 128);
+  CHECK(pageStart + page - (data + 13) >= WorkgroupMemory::kMarginBytes);
+  CHECK(readable(pageStart + page - 1));
+  CHECK_FALSE(readable(pageStart + page));
+  CHECK(readable(pageStart));
+  CHECK_FALSE(readable(pageStart - 1));
   // An odd size: the byte right after it is checked.
   data[13] = 0;
   CHECK(memory.check().message() ==
@@ -98,11 +113,12 @@ TEST_CASE("workgroup memory is fenced by inaccessible pages", "[workgroup]") {
   REQUIRE_OK(memory.prepare(3 * page));
   data = memory.data();
   data[3 * page - 1] = 1;
-  CHECK(readable(data + 3 * page));
+  CHECK(readable(data - WorkgroupMemory::kMarginBytes));
   REQUIRE_OK(memory.check());
   REQUIRE_OK(memory.prepare(16));
   data = memory.data();
-  CHECK_FALSE(readable(data - WorkgroupMemory::kMarginBytes + page));
+  CHECK_FALSE(readable(pageOf(data) + page));
+  CHECK_FALSE(readable(pageOf(data) - 1));
   REQUIRE_OK(memory.check());
 
   // The largest a block may have; more is refused.
