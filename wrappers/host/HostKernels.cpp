@@ -149,6 +149,12 @@ Status validateKernelLaunch(const KernelLaunch &launch, int64_t argsBytes) {
 // BlockRunner
 //===----------------------------------------------------------------------===//
 
+// The most a validated launch asks for: the static part padded to 16
+// bytes, then the dynamic part.
+static_assert(WorkgroupMemory::kMaxBytes >=
+                  kMaxSharedMemoryBytes + kHostSharedMemoryAlignment - 1,
+              "a block's workgroup memory must fit the mapping");
+
 BlockRunner::~BlockRunner() = default;
 
 Status BlockRunner::run(const KernelLaunch &launch, void *args,
