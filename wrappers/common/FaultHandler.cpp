@@ -235,6 +235,34 @@ void appendHeapCorruption(Message &message, const char *function, int signal,
              "find the bad access";
 }
 
+/// A fault in the guards around the block's workgroup memory: how far out
+/// of its bounds the access was.
+void appendWorkgroupFault(Message &message, const RunningKernel &kernel,
+                          const char *address) {
+  message << "workgroup memory accessed out of bounds at ";
+  message.appendUnsigned(reinterpret_cast<uintptr_t>(address), 16);
+  message << " in block ";
+  message.appendIds(kernel.blockId);
+  if (kernel.threadId) {
+    message << ", thread ";
+    message.appendIds(kernel.threadId);
+  }
+  message << ": ";
+  const char *end = kernel.workgroupBegin + kernel.workgroupBytes;
+  if (address < kernel.workgroupBegin) {
+    message.appendUnsigned(
+        static_cast<uint64_t>(kernel.workgroupBegin - address), 10);
+    message << " bytes before the start of";
+  } else {
+    message.appendUnsigned(static_cast<uint64_t>(address - end), 10);
+    message << " bytes past the end of";
+  }
+  message << " the block's ";
+  message.appendUnsigned(kernel.workgroupBytes, 10);
+  message << " bytes of workgroup memory; run with --check-bounds to find "
+             "the load or store";
+}
+
 void reportKernelFault(const RunningKernel &kernel, int signal,
                        const char *address, const void *pc) {
   Message message;
@@ -263,6 +291,12 @@ void reportKernelFault(const RunningKernel &kernel, int signal,
       message << ": the kernel ran out of the stack of the thread that runs "
                  "its block; use workgroup or device memory for large arrays";
     }
+    message.exit();
+  }
+  if (isMemoryFault(signal) && kernel.workgroupReservedBegin &&
+      address >= kernel.workgroupReservedBegin &&
+      address < kernel.workgroupReservedEnd) {
+    appendWorkgroupFault(message, kernel, address);
     message.exit();
   }
   if (const char *function = programHeapCall()) {

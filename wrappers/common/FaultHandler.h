@@ -49,6 +49,13 @@ struct RunningKernel {
   const char *guardEnd = nullptr;
   /// Usable bytes of the running fiber's stack, for the message.
   size_t stackBytes = 0;
+  /// The block's workgroup memory, [workgroupBegin, + workgroupBytes), and
+  /// the mapping around it, guards included: a fault there is an access out
+  /// of bounds of workgroup memory (host backend, WorkgroupMemory.h).
+  const char *workgroupBegin = nullptr;
+  size_t workgroupBytes = 0;
+  const char *workgroupReservedBegin = nullptr;
+  const char *workgroupReservedEnd = nullptr;
 };
 
 /// The calling thread's record.

@@ -17,7 +17,6 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <new>
 #include <thread>
 
 namespace gpu_runner {
@@ -150,20 +149,23 @@ Status validateKernelLaunch(const KernelLaunch &launch, int64_t argsBytes) {
 // BlockRunner
 //===----------------------------------------------------------------------===//
 
-BlockRunner::~BlockRunner() {
-  ::operator delete(sharedMemory, std::align_val_t(64));
-}
+// The most a validated launch asks for: the static part padded to 16
+// bytes, then the dynamic part.
+static_assert(WorkgroupMemory::kMaxBytes >=
+                  kMaxSharedMemoryBytes + kHostSharedMemoryAlignment - 1,
+              "a block's workgroup memory must fit the mapping");
+
+BlockRunner::~BlockRunner() = default;
 
 Status BlockRunner::run(const KernelLaunch &launch, void *args,
                         int64_t blockIndex) {
-  size_t bytes = static_cast<size_t>(launch.sharedMemoryBytes());
-  if (!sharedMemory || bytes > sharedCapacity) {
-    // Grown to what the largest block needed so far, never shrunk: blocks
-    // never allocate. Not zero-filled, as on a GPU.
-    ::operator delete(sharedMemory, std::align_val_t(64));
-    sharedCapacity = std::max<size_t>(roundUp(bytes, 4096), 4096);
-    sharedMemory = ::operator new(sharedCapacity, std::align_val_t(64));
-  }
+  // Kept while the size stays the same: blocks never allocate. Not
+  // zero-filled, as on a GPU. Without a dynamic part it ends where the
+  // static part does, so that a store just past the last attribution
+  // changes the margin after it rather than padding.
+  GPU_RUNNER_RETURN_IF_ERROR(workgroup.prepare(static_cast<size_t>(
+      launch.dynamicSharedBytes ? launch.sharedMemoryBytes()
+                                : launch.staticSharedBytes)));
 
   // Every field set one by one, and no division for a grid in x alone:
   // this runs once per block, and a block of a split kernel is short.
@@ -184,13 +186,17 @@ Status BlockRunner::run(const KernelLaunch &launch, void *args,
     context.gridDim[i] = launch.grid[i];
     context.clusterDim[i] = launch.cluster[i];
   }
-  context.sharedMemory = sharedMemory;
-  context.dynamicSharedMemory =
-      static_cast<char *>(sharedMemory) + launch.dynamicSharedOffset();
+  context.sharedMemory = workgroup.data();
+  context.dynamicSharedMemory = workgroup.data() + launch.dynamicSharedOffset();
   context.dynamicSharedBytes = launch.dynamicSharedBytes;
   // A fault of the kernel is reported with what runs here.
   ensureSignalStack();
   RunningKernelScope running(launch.name.c_str(), launch.loc, context.blockId);
+  RunningKernel &record = runningKernel();
+  record.workgroupBegin = workgroup.data();
+  record.workgroupBytes = workgroup.size();
+  record.workgroupReservedBegin = workgroup.reservedBegin();
+  record.workgroupReservedEnd = workgroup.reservedEnd();
   assertionLines.clear();
   const std::vector<AssertionFailure> *failures = &loopFailures;
   loopFailures.clear();
@@ -201,10 +207,27 @@ Status BlockRunner::run(const KernelLaunch &launch, void *args,
     else
       launch.entry(&context, args);
   } else {
-    GPU_RUNNER_RETURN_IF_ERROR(
-        fiberBlock.run(launch.entry, args, context, launch.name));
+    if (Status status =
+            fiberBlock.run(launch.entry, args, context, launch.name);
+        !status.ok()) {
+      // The deadlock or misuse is the error; the margins are made whole
+      // again for the next block (in tests, which go on).
+      (void)workgroup.check();
+      return status;
+    }
     failures = &fiberBlock.assertionFailures();
   }
+  // Once per block, not per access: a store out of bounds that stayed
+  // within the accessible pages changed the pattern around the block's
+  // bytes.
+  if (Status margins = workgroup.check(); !margins.ok())
+    return Status::error(
+        "kernel '" + launch.name +
+        "': workgroup memory written out of bounds in block (" +
+        std::to_string(context.blockId[0]) + ", " +
+        std::to_string(context.blockId[1]) + ", " +
+        std::to_string(context.blockId[2]) + "): a store changed " +
+        margins.message() + "; run with --check-bounds to find the store");
   if (failures->empty())
     return Status();
   // Every thread of the block has ended: the failed ones print, as a GPU
@@ -219,6 +242,17 @@ Status BlockRunner::run(const KernelLaunch &launch, void *args,
                        "): " + std::to_string(count) +
                        (count == 1 ? " thread" : " threads") +
                        " failed an assertion (printed above)");
+}
+
+Status BlockRunner::checkFarWorkgroupMargin(const KernelLaunch &launch) {
+  Status margin = workgroup.checkFar();
+  if (margin.ok())
+    return margin;
+  return Status::error("kernel '" + launch.name +
+                       "': workgroup memory written out of bounds in one of "
+                       "its blocks: a store changed " +
+                       margin.message() +
+                       "; run with --check-bounds to find the store");
 }
 
 __attribute__((noinline)) void
@@ -328,6 +362,10 @@ void KernelExecutor::runBlocks(Grid &grid, BlockRunner &runner) {
     }
   }
   runningGridStop = savedStop;
+  // The far margin once per thread and grid, not per block.
+  if (Status margin = runner.checkFarWorkgroupMargin(*grid.launch);
+      !margin.ok())
+    reportFatalError(grid.loc, margin.message());
 }
 
 void KernelExecutor::workerLoop() {

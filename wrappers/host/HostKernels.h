@@ -18,6 +18,7 @@
 #include "wrappers/HostKernelAbi.h"
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/host/Fibers.h"
+#include "wrappers/host/WorkgroupMemory.h"
 
 #include <condition_variable>
 #include <cstddef>
@@ -81,9 +82,9 @@ struct KernelLaunch {
 /// grid's.
 Status validateKernelLaunch(const KernelLaunch &launch, int64_t argsBytes);
 
-/// Runs blocks on the calling thread, with a workgroup memory buffer and
-/// fibers of its own that every block it runs reuses. Used by one OS thread
-/// at a time.
+/// Runs blocks on the calling thread, with workgroup memory (between guard
+/// pages, checked after each block: WorkgroupMemory.h) and fibers of its
+/// own that every block it runs reuses. Used by one OS thread at a time.
 class BlockRunner {
 public:
   BlockRunner() = default;
@@ -93,9 +94,15 @@ public:
 
   /// Runs block `blockIndex` (x fastest, then y, then z) of a launch that
   /// validateKernelLaunch accepted. Fails on what FiberBlock::run reports,
-  /// and, once every thread has ended, when threads failed an assertion
-  /// (assertionReport() then holds their lines).
+  /// when the block wrote workgroup memory out of bounds, and, once every
+  /// thread has ended, when threads failed an assertion (assertionReport()
+  /// then holds their lines).
   Status run(const KernelLaunch &launch, void *args, int64_t blockIndex);
+
+  /// Once the calling thread has run its blocks of a launch: fails if one
+  /// of them wrote workgroup memory further before its start than run()
+  /// checks after each block (WorkgroupMemory::checkFar).
+  Status checkFarWorkgroupMargin(const KernelLaunch &launch);
 
   /// The lines of the assertions that failed in the last block run() ran,
   /// as a GPU prints them; empty if none failed.
@@ -119,8 +126,7 @@ private:
   HostKernelContext *resumeContext = nullptr;
   std::vector<AssertionFailure> loopFailures;
   std::string assertionLines;
-  void *sharedMemory = nullptr;
-  size_t sharedCapacity = 0;
+  WorkgroupMemory workgroup;
 };
 
 /// A GPU thread failed an assertion: the grid the calling OS thread runs
