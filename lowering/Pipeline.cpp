@@ -5,6 +5,7 @@
 #include "lowering/ExpandArith.h"
 #include "lowering/Passes.h"
 #include "lowering/checks/CheckLaunchSizes.h"
+#include "lowering/device/ModuleToBinaryWithIR.h"
 #include "lowering/device/ShuffleUpToNVVM.h"
 #include "lowering/device/Targets.h"
 
@@ -108,6 +109,7 @@ void registerPipelinePasses() {
   registerCheckLaunchSizes();
   registerExpandArith();
   registerShuffleUpToNVVM();
+  registerModuleToBinaryWithIR();
   PassPipelineRegistration<>(
       "gpu-runner-host-pipeline",
       "The whole lowering gpu-runner-host runs before translation",
@@ -197,11 +199,13 @@ void buildCudaKernelPipeline(OpPassManager &pm,
   kernels.addPass(createReconcileUnrealizedCastsPass());
   kernels.addPass(createTrapUnreachable());
 
-  GpuModuleToBinaryPassOptions binary;
+  // Upstream's gpu-module-to-binary, each binary also keeping its module's
+  // final LLVM IR for a driver stand-in (ModuleToBinaryWithIR.h).
+  ModuleToBinaryWithIROptions binary;
   binary.toolkitPath = options.cudaToolkitPath;
   // Without ptxas, PTX that the driver compiles when the module is loaded.
   binary.compilationTarget = options.cudaToolkitPath.empty() ? "isa" : "fatbin";
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createModuleToBinaryWithIR(binary));
 }
 
 /// Compiles every gpu.module, its ROCDL target attached, into a gpu.binary

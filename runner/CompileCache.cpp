@@ -213,14 +213,15 @@ Expected<uint64_t> parseCacheSize(StringRef text) {
 // An entry is the magic line, the key it is stored under, the size of the
 // payload and the BLAKE3 hash of the key and the payload, then the payload:
 // the number of externals, each as a size and its bytes; the number of GPU
-// binaries, each as its name and its object; then the host object. Strings
+// binaries, each as its name, its object and its kernel IR (empty but on
+// CUDA); then the host object. Strings
 // are a size and their bytes; sizes are little-endian 64-bit. The key is in
 // the hash so that an entry copied over another program's is not loaded in
 // its place.
 
 namespace {
 
-constexpr StringLiteral kMagic = "gpu-runner compiled program 4\n";
+constexpr StringLiteral kMagic = "gpu-runner compiled program 5\n";
 constexpr size_t kHashSize = 32;
 
 void writeU64(std::string &out, uint64_t value) {
@@ -323,6 +324,7 @@ std::string serializeCompiledProgram(StringRef key,
   for (const GpuBinary &binary : program.gpuBinaries) {
     writeString(payload, binary.name);
     writeString(payload, binary.object);
+    writeString(payload, binary.kernelIR);
   }
   writeU64(payload, program.signature.has_value());
   if (const std::optional<EntrySignature> &signature = program.signature) {
@@ -385,10 +387,11 @@ Expected<CompiledProgram> deserializeCompiledProgram(StringRef key,
   if (!reader.readU64(binaries))
     return damaged("its list of GPU binaries is cut short");
   for (uint64_t i = 0; i < binaries; ++i) {
-    StringRef name, object;
-    if (!reader.readBytes(name) || !reader.readBytes(object))
+    StringRef name, object, kernelIR;
+    if (!reader.readBytes(name) || !reader.readBytes(object) ||
+        !reader.readBytes(kernelIR))
       return damaged("its list of GPU binaries is cut short");
-    program.gpuBinaries.push_back({name.str(), object.str()});
+    program.gpuBinaries.push_back({name.str(), object.str(), kernelIR.str()});
   }
   uint64_t hasSignature;
   if (!reader.readU64(hasSignature))

@@ -127,16 +127,24 @@ ProgramRun::link(CompiledProgram compiled, Jit &jit,
   const CompiledProgram &program = run->program;
   run->loadStart = Clock::now();
   run->binarySizes.reserve(program.gpuBinaries.size());
-  for (const GpuBinary &binary : program.gpuBinaries)
+  run->kernelIRSizes.reserve(program.gpuBinaries.size());
+  for (const GpuBinary &binary : program.gpuBinaries) {
     run->binarySizes.push_back(binary.object.size());
+    run->kernelIRSizes.push_back(binary.kernelIR.size());
+  }
   ScopedActivity activity("linking the program");
   std::unique_ptr<Phase> phase = timing.nest("JIT link");
   std::vector<std::pair<std::string, const void *>> binarySymbols;
-  for (auto [binary, size] : llvm::zip(program.gpuBinaries, run->binarySizes)) {
+  for (auto [binary, size, irSize] :
+       llvm::zip(program.gpuBinaries, run->binarySizes, run->kernelIRSizes)) {
     binarySymbols.push_back(
         {getDeviceObjectGlobalName(binary.name), binary.object.data()});
     binarySymbols.push_back(
         {getDeviceObjectSizeGlobalName(binary.name), &size});
+    // Read only on CUDA, where the loader gives the IR to the module.
+    binarySymbols.push_back(
+        {getKernelIRGlobalName(binary.name), binary.kernelIR.data()});
+    binarySymbols.push_back({getKernelIRSizeGlobalName(binary.name), &irSize});
   }
   if (Error error = jit.defineSymbols(binarySymbols))
     return std::move(error);

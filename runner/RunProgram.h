@@ -77,6 +77,8 @@ private:
   double loadSeconds = 0;
   /// The sizes of the GPU binaries, which the object reads.
   std::vector<uint64_t> binarySizes;
+  /// The sizes of their kernel IR, likewise.
+  std::vector<uint64_t> kernelIRSizes;
   void *entry = nullptr;
   /// With data: the call, and the program's free(), for memrefs it returns.
   std::unique_ptr<EntryCall> call;

@@ -139,6 +139,10 @@ public:
   /// the driver with optimization level `optLevel` (0-4).
   virtual Status loadModule(const void *data, uint64_t bytes, int32_t format,
                             int optLevel, void *&module, const char *loc) = 0;
+  /// Gives a loaded module the LLVM IR (bitcode) its object was made from,
+  /// for a driver that runs kernels from it; other drivers ignore it.
+  virtual Status attachKernelIR(void *module, const void *ir, uint64_t bytes,
+                                const char *loc) = 0;
   virtual Status unloadModule(void *module, const char *loc) = 0;
   virtual Status getFunction(void *module, const char *name, void *&function,
                              const char *loc) = 0;

@@ -6,7 +6,11 @@
 //   launches from it;
 // - a global constructor that loads the module and looks up each kernel
 //   once (mgpuModuleLoadAt, mgpuModuleGetFunctionAt), and a destructor that
-//   unloads it.
+//   unloads it;
+// - where the binary keeps the LLVM IR its object was made from (CUDA
+//   kernels, ModuleToBinaryWithIR.h), a constant holding it, which the
+//   constructor gives the module once loaded (mgpuModuleAttachIRAt): a
+//   driver stand-in runs the kernels from it, a real driver ignores it.
 // Launches then load the kernel's handle from its global: no lookup and no
 // module load at launch time, unlike LLVM's own translation of
 // gpu.launch_func.
@@ -15,6 +19,7 @@
 
 #include "lowering/device/DeviceBinaries.h"
 
+#include "lowering/device/ModuleToBinaryWithIR.h"
 #include "lowering/device/Targets.h"
 #include "lowering/runtime/MgpuCalls.h"
 #include "wrappers/MgpuAbi.h"
@@ -99,6 +104,9 @@ struct BinaryGlobals {
   LLVM::GlobalOp data, size, module;
   /// The size of an object held here; the `size` global's otherwise.
   int64_t bytes = 0;
+  /// The kernel IR, if any, and its size, as for the object.
+  LLVM::GlobalOp irData, irSize;
+  int64_t irBytes = 0;
   SmallVector<std::pair<StringRef, LLVM::GlobalOp>> functions;
 };
 
@@ -142,6 +150,24 @@ BinaryGlobals createBinaryGlobals(OpBuilder &builder, gpu::BinaryOp binary,
         getDeviceObjectGlobalName(name), builder.getStringAttr(bytes),
         /*alignment=*/16);
   }
+  // The kernel IR, from outside or held here.
+  if (binary->hasAttr(kExternalKernelIRAttrName)) {
+    globals.irData = LLVM::GlobalOp::create(
+        builder, loc, LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
+        /*isConstant=*/true, LLVM::Linkage::External,
+        getKernelIRGlobalName(name), /*value=*/Attribute());
+    globals.irSize = LLVM::GlobalOp::create(
+        builder, loc, builder.getI64Type(), /*isConstant=*/true,
+        LLVM::Linkage::External, getKernelIRSizeGlobalName(name),
+        /*value=*/Attribute());
+  } else if (auto ir = binary->getAttrOfType<StringAttr>(kKernelIRAttrName)) {
+    globals.irBytes = static_cast<int64_t>(ir.getValue().size());
+    globals.irData = LLVM::GlobalOp::create(
+        builder, loc,
+        LLVM::LLVMArrayType::get(builder.getI8Type(), ir.getValue().size()),
+        /*isConstant=*/true, LLVM::Linkage::Internal,
+        getKernelIRGlobalName(name), ir, /*alignment=*/16);
+  }
   globals.module =
       createPointerGlobal(builder, loc, getDeviceModuleGlobalName(name));
   for (StringRef kernel : kernels)
@@ -160,16 +186,17 @@ FailureOr<LLVM::LLVMFuncOp> createLoader(OpBuilder &builder,
       builder, loc, ("__gpu_runner_load_" + binary.getName()).str());
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(&load.getBody().front());
+  // The size a global holds, or a constant.
+  auto getSize = [&](LLVM::GlobalOp global, int64_t bytes) -> Value {
+    if (global)
+      return LLVM::LoadOp::create(
+          builder, loc, builder.getI64Type(),
+          LLVM::AddressOfOp::create(builder, loc, global));
+    return LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
+                                    builder.getI64IntegerAttr(bytes));
+  };
   Value address = LLVM::AddressOfOp::create(builder, loc, globals.data);
-  Value sizeValue =
-      globals.size
-          ? LLVM::LoadOp::create(
-                builder, loc, builder.getI64Type(),
-                LLVM::AddressOfOp::create(builder, loc, globals.size))
-                .getResult()
-          : LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
-                                     builder.getI64IntegerAttr(globals.bytes))
-                .getResult();
+  Value sizeValue = getSize(globals.size, globals.bytes);
   Value formatValue = LLVM::ConstantOp::create(
       builder, loc, builder.getI32Type(), builder.getI32IntegerAttr(format));
   Value locString = getConstantString(builder, loc, getRuntimeLocation(binary));
@@ -182,6 +209,13 @@ FailureOr<LLVM::LLVMFuncOp> createLoader(OpBuilder &builder,
   LLVM::StoreOp::create(
       builder, loc, moduleHandle,
       LLVM::AddressOfOp::create(builder, loc, globals.module));
+  if (globals.irData) {
+    Value ir = LLVM::AddressOfOp::create(builder, loc, globals.irData);
+    Value irSize = getSize(globals.irSize, globals.irBytes);
+    if (failed(createMgpuCall(builder, loc, MgpuFunction::mgpuModuleAttachIRAt,
+                              {moduleHandle, ir, irSize, locString})))
+      return failure();
+  }
   for (auto [kernel, global] : globals.functions) {
     Value kernelName = getConstantString(builder, loc, kernel);
     FailureOr<LLVM::CallOp> function =

@@ -37,6 +37,16 @@ mlir::LogicalResult lowerDeviceBinaries(mlir::ModuleOp module);
 inline constexpr llvm::StringLiteral kExternalObjectAttrName =
     "gpu_runner.external_object";
 
+/// With kExternalObjectAttrName, on a binary whose object keeps the LLVM IR
+/// it was made from (CUDA kernels): that IR is provided when the program is
+/// loaded too, as the external constants getKernelIRGlobalName and
+/// getKernelIRSizeGlobalName name (Targets.h), of size 0 where there is none.
+/// A binary compiled in place keeps its IR in kKernelIRAttrName
+/// (ModuleToBinaryWithIR.h). Either way, the loader gives the IR to the
+/// module it loads (mgpuModuleAttachIRAt).
+inline constexpr llvm::StringLiteral kExternalKernelIRAttrName =
+    "gpu_runner.external_kernel_ir";
+
 /// The bytes the driver loads for `object`: the object, with a NUL after
 /// assembly (PTX), which the driver reads up to its NUL.
 std::string getLoadableDeviceObject(mlir::gpu::ObjectAttr object);

@@ -197,4 +197,12 @@ std::string getDeviceObjectSizeGlobalName(StringRef binary) {
   return ("__gpu_runner_binary_size_" + binary).str();
 }
 
+std::string getKernelIRGlobalName(StringRef binary) {
+  return ("__gpu_runner_kernel_ir_" + binary).str();
+}
+
+std::string getKernelIRSizeGlobalName(StringRef binary) {
+  return ("__gpu_runner_kernel_ir_size_" + binary).str();
+}
+
 } // namespace gpu_runner

@@ -70,6 +70,10 @@ llvm::Error chooseGpuTarget(
 /// in DeviceBinaries.h.
 std::string getDeviceObjectGlobalName(llvm::StringRef binary);
 std::string getDeviceObjectSizeGlobalName(llvm::StringRef binary);
+/// Likewise for the LLVM IR (bitcode) the binary was made from, which a
+/// driver stand-in runs kernels from; see kExternalKernelIRAttrName.
+std::string getKernelIRGlobalName(llvm::StringRef binary);
+std::string getKernelIRSizeGlobalName(llvm::StringRef binary);
 
 } // namespace gpu_runner
 

@@ -118,6 +118,8 @@ LogicalResult lowerAndCompileHostCode(ModuleOp module,
   for (const KernelJob &job : kernelJobs) {
     provided.insert(getDeviceObjectGlobalName(job.name));
     provided.insert(getDeviceObjectSizeGlobalName(job.name));
+    provided.insert(getKernelIRGlobalName(job.name));
+    provided.insert(getKernelIRSizeGlobalName(job.name));
   }
   {
     TimingScope checkTiming = timing.nest("Entry point and externals check");

@@ -70,6 +70,10 @@ struct GpuBinary {
   std::string name;
   /// What the driver loads.
   std::string object;
+  /// The LLVM IR (bitcode) the object was made from, for a driver stand-in
+  /// that runs kernels from it (CUDA kernels; empty otherwise). A real
+  /// driver is never given it.
+  std::string kernelIR;
 };
 
 /// What compiling a program gives, and what the compile cache keeps.

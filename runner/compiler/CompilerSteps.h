@@ -165,7 +165,8 @@ struct KernelJob {
 
 /// Moves each gpu.module of `module` out and starts compiling it on a
 /// thread, leaving in its place a gpu.binary of the same name whose object
-/// is provided when the program is loaded (kExternalObjectAttrName). Leaves
+/// is provided when the program is loaded (kExternalObjectAttrName), with
+/// the kernel IR on CUDA (kExternalKernelIRAttrName). Leaves
 /// the program as it is, and starts nothing, where a gpu.module is not for
 /// exactly one target.
 std::vector<KernelJob> startKernelJobs(mlir::ModuleOp module,

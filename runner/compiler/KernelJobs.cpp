@@ -4,6 +4,7 @@
 
 #include "lowering/Pipeline.h"
 #include "lowering/device/DeviceBinaries.h"
+#include "lowering/device/ModuleToBinaryWithIR.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -60,6 +61,8 @@ KernelResult compileKernels(const std::string &bytecode,
     compiled.name = binary.getName().str();
     compiled.object =
         getLoadableDeviceObject(cast<gpu::ObjectAttr>(binary.getObjects()[0]));
+    if (auto ir = binary->getAttrOfType<StringAttr>(kKernelIRAttrName))
+      compiled.kernelIR = ir.getValue().str();
     result.binaries.push_back(std::move(compiled));
   }
   result.status = success();
@@ -112,6 +115,9 @@ std::vector<KernelJob> startKernelJobs(ModuleOp module,
         gpu::BinaryOp::create(builder, gpuModule.getLoc(), gpuModule.getName(),
                               Attribute(), builder.getArrayAttr({object}));
     binary->setAttr(kExternalObjectAttrName, builder.getUnitAttr());
+    // The CUDA pipeline keeps each binary's kernel IR.
+    if (options.backend == Backend::Cuda)
+      binary->setAttr(kExternalKernelIRAttrName, builder.getUnitAttr());
     gpuModule.erase();
   }
   return jobs;

@@ -31,8 +31,9 @@ CompiledProgram makeProgram(std::string object) {
   CompiledProgram program;
   program.object = std::move(object);
   program.externals = {"printMemrefF32", "mgpuMemcpy", ""};
-  program.gpuBinaries = {{"kernels", std::string("fatbin\0bytes", 12)},
-                         {"more_kernels", ""}};
+  program.gpuBinaries = {
+      {"kernels", std::string("fatbin\0bytes", 12), std::string("BC\0ir", 5)},
+      {"more_kernels", "", ""}};
   return program;
 }
 
@@ -131,7 +132,9 @@ TEST_CASE("an entry reads back as it was written") {
   CHECK(read->gpuBinaries[0].name == "kernels");
   CHECK(read->gpuBinaries[0].object == std::string("fatbin\0bytes", 12));
   CHECK(read->gpuBinaries[1].name == "more_kernels");
+  CHECK(read->gpuBinaries[0].kernelIR == std::string("BC\0ir", 5));
   CHECK(read->gpuBinaries[1].object.empty());
+  CHECK(read->gpuBinaries[1].kernelIR.empty());
 }
 
 TEST_CASE("every truncation of an entry is found") {

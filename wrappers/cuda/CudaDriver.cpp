@@ -330,6 +330,19 @@ Result CudaDriver::loadModule(void *&module, const void *data, uint64_t bytes,
   return result;
 }
 
+Result CudaDriver::attachKernelIR(void *module, const void *bitcode,
+                                  uint64_t bytes, std::string &log) {
+  // Only a driver stand-in exports it; libcuda does not, and then the
+  // module runs its image as loaded.
+  if (!symbols().gpuRunnerStandinModuleAttachIR)
+    return CUDA_SUCCESS;
+  char buffer[8192] = {};
+  auto result = static_cast<CUresult>(symbols().gpuRunnerStandinModuleAttachIR(
+      module, bitcode, bytes, buffer, sizeof(buffer)));
+  log = buffer;
+  return result;
+}
+
 Result CudaDriver::unloadModule(void *module) {
   return symbols().cuModuleUnload(static_cast<CUmodule>(module));
 }

@@ -21,6 +21,8 @@ namespace cuda {
 class CudaDriver final : public GpuDriver {
 public:
 #include "wrappers/gpu/GpuDriverOverrides.inc"
+  Result attachKernelIR(void *module, const void *bitcode, uint64_t bytes,
+                        std::string &log) override;
 };
 
 } // namespace cuda

@@ -18,6 +18,7 @@
 #ifndef GPU_RUNNER_WRAPPERS_CUDA_DYNAMICSYMBOLS_H
 #define GPU_RUNNER_WRAPPERS_CUDA_DYNAMICSYMBOLS_H
 
+#include "standin/StandinKernels.h"
 #include "wrappers/common/RuntimeError.h"
 
 #include <cuda.h>

@@ -61,6 +61,11 @@ void *mgpuModuleLoadAt(const void *data, uint64_t sizeBytes, int32_t format,
   return module;
 }
 
+void mgpuModuleAttachIRAt(void *module, const void *ir, uint64_t sizeBytes,
+                          const char *loc) {
+  check(getRuntime().attachKernelIR(module, ir, sizeBytes, loc), loc);
+}
+
 void mgpuModuleUnloadAt(void *module, const char *loc) {
   check(getRuntime().unloadModule(module, loc), loc);
 }

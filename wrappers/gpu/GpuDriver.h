@@ -121,6 +121,14 @@ public:
   // driver said when it could not compile assembly.
   virtual Result loadModule(void *&module, const void *data, uint64_t bytes,
                             int32_t format, int optLevel, std::string &log) = 0;
+  /// Gives a loaded module the LLVM IR (bitcode) its object was made from,
+  /// where the driver takes it (a stand-in's optional entry point,
+  /// standin/StandinKernels.h); a driver without that entry point, as every
+  /// real one, does nothing and succeeds. `log` receives why it refused.
+  virtual Result attachKernelIR(void * /*module*/, const void * /*bitcode*/,
+                                uint64_t /*bytes*/, std::string & /*log*/) {
+    return 0;
+  }
   virtual Result unloadModule(void *module) = 0;
   virtual Result getFunction(void *&function, void *module,
                              const char *name) = 0;

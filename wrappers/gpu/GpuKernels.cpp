@@ -45,6 +45,25 @@ Status GpuRuntime::loadModule(const void *data, uint64_t bytes, int32_t format,
   return Status();
 }
 
+Status GpuRuntime::attachKernelIR(void *module, const void *ir, uint64_t bytes,
+                                  const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!ir || bytes == 0)
+    return Status();
+  auto it = std::find_if(modules.begin(), modules.end(),
+                         [&](const auto &m) { return m.get() == module; });
+  if (it == modules.end())
+    return Status::error("the module was not loaded, or is already unloaded");
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent((*it)->device));
+  std::string log;
+  Result result = driver.attachKernelIR((*it)->handle, ir, bytes, log);
+  if (result != 0 && !log.empty())
+    return Status::error(driver.describe(result) +
+                         ": the driver could not take the kernels' IR:\n" +
+                         log);
+  return check(result);
+}
+
 Status GpuRuntime::unloadModule(void *module, const char *) {
   std::lock_guard<std::mutex> lock(mutex);
   auto it = std::find_if(modules.begin(), modules.end(),

@@ -274,6 +274,11 @@ Status HostRuntime::loadModule(const void *, uint64_t, int32_t, int, void *&,
   return gpuBinariesNotSupported();
 }
 
+Status HostRuntime::attachKernelIR(void *, const void *, uint64_t,
+                                   const char *) {
+  return gpuBinariesNotSupported();
+}
+
 Status HostRuntime::unloadModule(void *, const char *) {
   return gpuBinariesNotSupported();
 }

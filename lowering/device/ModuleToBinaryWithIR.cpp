@@ -1,0 +1,153 @@
+//===- ModuleToBinaryWithIR.cpp - gpu.modules to binaries, with their IR -===//
+//
+// Upstream's gpu-module-to-binary serializes each gpu.module for its target
+// and replaces it with a gpu.binary; this pass does the same, module by
+// module, with an optimizedLlvmIRCallback of the module's own that writes the
+// IR it sees as bitcode, then keeps it on the binary (kKernelIRAttrName).
+// The object is what upstream's pass makes: the same TargetOptions but the
+// callback, which only reads the module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/device/ModuleToBinaryWithIR.h"
+
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+using namespace mlir;
+
+namespace gpu_runner {
+namespace {
+
+/// Replaces `module` with a gpu.binary of an object per target, the binary
+/// keeping the module's final LLVM IR when it has one target.
+LogicalResult serializeModule(gpu::GPUModuleOp module,
+                              const ModuleToBinaryWithIROptions &options,
+                              gpu::CompilationTarget format,
+                              function_ref<SymbolTable *()> getSymbolTable) {
+  ArrayAttr targets = module.getTargetsAttr();
+  if (!targets || targets.empty())
+    return module.emitError()
+           << "gpu.module @" << module.getName()
+           << " has no target to compile it for (gpu-runner attaches one)";
+  SmallVector<Attribute> objects;
+  std::string bitcode;
+  for (Attribute attr : targets) {
+    auto target = dyn_cast<gpu::TargetAttrInterface>(attr);
+    if (!target)
+      return module.emitError()
+             << "gpu.module @" << module.getName() << "'s target " << attr
+             << " is not a GPU target attribute";
+    bitcode.clear();
+    auto keepIR = [&](llvm::Module &llvmModule) {
+      llvm::raw_string_ostream os(bitcode);
+      llvm::WriteBitcodeToFile(llvmModule, os);
+    };
+    gpu::TargetOptions targetOptions(
+        options.toolkitPath, /*librariesToLink=*/{}, /*cmdOptions=*/{},
+        /*elfSection=*/{}, format, getSymbolTable,
+        /*initialLlvmIRCallback=*/{}, /*linkedLlvmIRCallback=*/{},
+        /*optimizedLlvmIRCallback=*/keepIR);
+    std::optional<SmallVector<char, 0>> serialized =
+        target.serializeToObject(module, targetOptions);
+    if (!serialized)
+      return module.emitError("An error happened while serializing the "
+                              "module.");
+    Attribute object = target.createObject(module, *serialized, targetOptions);
+    if (!object)
+      return module.emitError("An error happened while creating the object.");
+    objects.push_back(object);
+  }
+  OpBuilder builder(module);
+  auto binary = gpu::BinaryOp::create(
+      builder, module.getLoc(), module.getName(),
+      module.getOffloadingHandlerAttr(), builder.getArrayAttr(objects));
+  // One IR per binary: the runtime loads binaries of one object.
+  if (objects.size() == 1 && !bitcode.empty())
+    binary->setAttr(kKernelIRAttrName, builder.getStringAttr(bitcode));
+  module.erase();
+  return success();
+}
+
+class ModuleToBinaryWithIRPass
+    : public PassWrapper<ModuleToBinaryWithIRPass, OperationPass<>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ModuleToBinaryWithIRPass)
+
+  ModuleToBinaryWithIRPass() = default;
+  ModuleToBinaryWithIRPass(const ModuleToBinaryWithIRPass &other)
+      : PassWrapper(other) {}
+  explicit ModuleToBinaryWithIRPass(
+      const ModuleToBinaryWithIROptions &options) {
+    toolkitPath = options.toolkitPath;
+    compilationTarget = options.compilationTarget;
+  }
+
+  StringRef getArgument() const final { return "gpu-runner-module-to-binary"; }
+  StringRef getDescription() const final {
+    return "gpu-module-to-binary that also keeps each module's final LLVM IR, "
+           "as bitcode, on its gpu.binary";
+  }
+
+  void runOnOperation() override {
+    auto format =
+        llvm::StringSwitch<std::optional<gpu::CompilationTarget>>(
+            compilationTarget)
+            .Cases({"assembly", "isa"}, gpu::CompilationTarget::Assembly)
+            .Cases({"binary", "bin"}, gpu::CompilationTarget::Binary)
+            .Cases({"fatbinary", "fatbin"}, gpu::CompilationTarget::Fatbin)
+            .Default(std::nullopt);
+    if (!format) {
+      getOperation()->emitError()
+          << "gpu-runner-module-to-binary: unknown format '"
+          << compilationTarget << "'; expected isa, bin or fatbin";
+      return signalPassFailure();
+    }
+    // Built on first use, as upstream's pass does.
+    std::optional<SymbolTable> parentTable;
+    auto getSymbolTable = [&]() -> SymbolTable * {
+      if (!parentTable) {
+        Operation *table = SymbolTable::getNearestSymbolTable(getOperation());
+        if (!table)
+          return nullptr;
+        parentTable.emplace(table);
+      }
+      return &*parentTable;
+    };
+    ModuleToBinaryWithIROptions options{toolkitPath, compilationTarget};
+    SmallVector<gpu::GPUModuleOp> modules;
+    for (Region &region : getOperation()->getRegions())
+      for (Block &block : region)
+        llvm::append_range(modules, block.getOps<gpu::GPUModuleOp>());
+    for (gpu::GPUModuleOp module : modules)
+      if (failed(serializeModule(module, options, *format, getSymbolTable)))
+        return signalPassFailure();
+  }
+
+  Option<std::string> toolkitPath{*this, "toolkit",
+                                  llvm::cl::desc("The toolkit's path")};
+  Option<std::string> compilationTarget{*this, "format",
+                                        llvm::cl::desc("isa, bin or fatbin"),
+                                        llvm::cl::init("fatbin")};
+};
+
+} // namespace
+
+std::unique_ptr<Pass>
+createModuleToBinaryWithIR(ModuleToBinaryWithIROptions options) {
+  return std::make_unique<ModuleToBinaryWithIRPass>(options);
+}
+
+void registerModuleToBinaryWithIR() {
+  PassRegistration<ModuleToBinaryWithIRPass>();
+}
+
+} // namespace gpu_runner

@@ -1,0 +1,43 @@
+//===- ModuleToBinaryWithIR.h - gpu.modules to binaries, with their IR ---===//
+//
+// `gpu-runner-module-to-binary`, the CUDA pipeline's last kernel pass in
+// place of upstream's `gpu-module-to-binary`: each gpu.module becomes a
+// gpu.binary as upstream's pass makes it (the same target, options and
+// object), and the binary also keeps, in kKernelIRAttrName, the LLVM IR the
+// target optimized just before it made the object's PTX (what the target's
+// optimizedLlvmIRCallback sees), as bitcode. The runtime gives that IR to a
+// driver that asks for it (a driver stand-in, standin/StandinKernels.h); a
+// real driver loads the same object as before and never sees the IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPU_RUNNER_LOWERING_DEVICE_MODULETOBINARYWITHIR_H
+#define GPU_RUNNER_LOWERING_DEVICE_MODULETOBINARYWITHIR_H
+
+#include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+
+namespace gpu_runner {
+
+/// The gpu.binary attribute (a string) holding its module's final LLVM IR
+/// as bitcode.
+inline constexpr llvm::StringLiteral kKernelIRAttrName = "gpu_runner.kernel_ir";
+
+struct ModuleToBinaryWithIROptions {
+  /// As upstream's pass takes them: the toolkit's path, and the format
+  /// (`isa`, `bin`, `fatbin`).
+  std::string toolkitPath;
+  std::string compilationTarget = "fatbin";
+};
+
+std::unique_ptr<mlir::Pass>
+createModuleToBinaryWithIR(ModuleToBinaryWithIROptions options = {});
+/// Makes the pass known to gpu-runner-opt by its flag.
+void registerModuleToBinaryWithIR();
+
+} // namespace gpu_runner
+
+#endif // GPU_RUNNER_LOWERING_DEVICE_MODULETOBINARYWITHIR_H
