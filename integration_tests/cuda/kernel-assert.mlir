@@ -12,7 +12,7 @@
 // CHECK-DAG:     "x must be 0\00"
 // CHECK:         llvm.func @check
 // CHECK:           llvm.call @__assertfail
-// CHECK-LABEL: IR Dump After GpuModuleToBinaryPass
+// CHECK-LABEL: IR Dump After ModuleToBinaryWithIR
 // CHECK:         gpu.binary @kernels
 
 module attributes {gpu.container_module} {

@@ -91,6 +91,7 @@ public:
     compilationTarget = options.compilationTarget;
   }
 
+  StringRef getName() const override { return "ModuleToBinaryWithIR"; }
   StringRef getArgument() const final { return "gpu-runner-module-to-binary"; }
   StringRef getDescription() const final {
     return "gpu-module-to-binary that also keeps each module's final LLVM IR, "
