@@ -235,18 +235,24 @@ void appendHeapCorruption(Message &message, const char *function, int signal,
              "find the bad access";
 }
 
+/// "block (X, Y, Z)", and ", thread (X, Y, Z)" where the thread is known.
+void appendBlockAndThread(Message &message, const RunningKernel &kernel) {
+  message << "block ";
+  message.appendIds(kernel.blockId);
+  if (kernel.threadId) {
+    message << ", thread ";
+    message.appendIds(kernel.threadId);
+  }
+}
+
 /// A fault in the guards around the block's workgroup memory: how far out
 /// of its bounds the access was.
 void appendWorkgroupFault(Message &message, const RunningKernel &kernel,
                           const char *address) {
   message << "workgroup memory accessed out of bounds at ";
   message.appendUnsigned(reinterpret_cast<uintptr_t>(address), 16);
-  message << " in block ";
-  message.appendIds(kernel.blockId);
-  if (kernel.threadId) {
-    message << ", thread ";
-    message.appendIds(kernel.threadId);
-  }
+  message << " in ";
+  appendBlockAndThread(message, kernel);
   message << ": ";
   const char *end = kernel.workgroupBegin + kernel.workgroupBytes;
   if (address < kernel.workgroupBegin) {
@@ -306,11 +312,9 @@ void reportKernelFault(const RunningKernel &kernel, int signal,
     message.exit();
   }
   appendFault(message, signal, address, pc);
-  message << " in block ";
-  message.appendIds(kernel.blockId);
+  message << " in ";
+  appendBlockAndThread(message, kernel);
   if (kernel.threadId) {
-    message << ", thread ";
-    message.appendIds(kernel.threadId);
     if (isMemoryFault(signal))
       message << "; run with --check-bounds to find the load or store";
   } else if (isMemoryFault(signal)) {
