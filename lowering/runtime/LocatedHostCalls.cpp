@@ -87,8 +87,7 @@ public:
     std::optional<MgpuFunction> located = getLocatedForm(op.getCallee());
     if (!located)
       return rewriter.notifyMatchFailure(op, "not a runtime function");
-    LLVM::LLVMFunctionType type =
-        getMgpuFunctionType(getContext(), *located);
+    LLVM::LLVMFunctionType type = getMgpuFunctionType(getContext(), *located);
     ValueRange operands = adaptor.getOperands();
     // The parameters but the location must be the operands' lowered types.
     if (TypeRange(operands) != type.getParams().drop_back())
@@ -103,8 +102,8 @@ public:
 
     Location loc = op.getLoc();
     SmallVector<Value> args(operands);
-    args.push_back(getConstantString(
-        rewriter, loc, getRuntimeLocation(op.getCallee(), loc)));
+    args.push_back(getConstantString(rewriter, loc,
+                                     getRuntimeLocation(op.getCallee(), loc)));
     FailureOr<LLVM::CallOp> call =
         createMgpuCall(rewriter, loc, *located, args);
     if (failed(call))
