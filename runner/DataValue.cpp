@@ -214,7 +214,7 @@ public:
   /// "N" when the file is a regular one of N bytes past `start`, else
   /// `otherwise`: what the file has, for a message about a file longer
   /// than its value.
-  std::string describeSize(uint64_t start, StringRef otherwise) {
+  std::string describeSize(uint64_t start, StringRef otherwise) const {
     llvm::sys::fs::file_status status;
     if (!llvm::sys::fs::status(file, status) &&
         status.type() == llvm::sys::fs::file_type::regular_file)

@@ -143,7 +143,7 @@ public:
 } // namespace
 
 std::unique_ptr<Pass>
-createModuleToBinaryWithIR(ModuleToBinaryWithIROptions options) {
+createModuleToBinaryWithIR(const ModuleToBinaryWithIROptions &options) {
   return std::make_unique<ModuleToBinaryWithIRPass>(options);
 }
 

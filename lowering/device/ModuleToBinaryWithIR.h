@@ -34,7 +34,7 @@ struct ModuleToBinaryWithIROptions {
 };
 
 std::unique_ptr<mlir::Pass>
-createModuleToBinaryWithIR(ModuleToBinaryWithIROptions options = {});
+createModuleToBinaryWithIR(const ModuleToBinaryWithIROptions &options = {});
 /// Makes the pass known to gpu-runner-opt by its flag.
 void registerModuleToBinaryWithIR();
 
