@@ -11,11 +11,17 @@
 
 #include "wrappers/host/WorkgroupMemory.h"
 
+#include "wrappers/common/Sanitizers.h"
+
 #include <cerrno>
 #include <cstring>
 
 #include <sys/mman.h>
 #include <unistd.h>
+
+#ifdef GPU_RUNNER_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 
 namespace gpu_runner {
 
@@ -89,6 +95,11 @@ Status WorkgroupMemory::reserve() {
   if (reserved == MAP_FAILED)
     return Status::error("cannot map workgroup memory: " +
                          std::string(std::strerror(errno)));
+#ifdef GPU_RUNNER_ASAN
+  // The range may have held a thread's or a fiber's stack, whose redzones
+  // AddressSanitizer leaves in its shadow when the stack is unmapped.
+  ASAN_UNPOISON_MEMORY_REGION(reserved, bytes);
+#endif
   mapping = static_cast<char *>(reserved);
   mappingBytes = bytes;
   accessible = mapping + kGuardBytes;
