@@ -30,6 +30,8 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <tuple>
+
 using namespace mlir;
 
 namespace gpu_runner {
@@ -124,6 +126,32 @@ FailureOr<gpu::ObjectAttr> getLoadableObject(gpu::BinaryOp binary) {
   return object;
 }
 
+/// Bytes held by another object file of the program: an external array
+/// named `dataName`, and its byte count, named `sizeName`.
+std::pair<LLVM::GlobalOp, LLVM::GlobalOp>
+createExternalBytes(OpBuilder &builder, Location loc, StringRef dataName,
+                    StringRef sizeName) {
+  auto data = LLVM::GlobalOp::create(
+      builder, loc, LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
+      /*isConstant=*/true, LLVM::Linkage::External, dataName,
+      /*value=*/Attribute());
+  auto size = LLVM::GlobalOp::create(builder, loc, builder.getI64Type(),
+                                     /*isConstant=*/true,
+                                     LLVM::Linkage::External, sizeName,
+                                     /*value=*/Attribute());
+  return {data, size};
+}
+
+/// `bytes` held here, 16-byte aligned, in a global named `name`.
+LLVM::GlobalOp createHeldBytes(OpBuilder &builder, Location loc, StringRef name,
+                               StringAttr bytes) {
+  auto type =
+      LLVM::LLVMArrayType::get(builder.getI8Type(), bytes.getValue().size());
+  return LLVM::GlobalOp::create(builder, loc, type, /*isConstant=*/true,
+                                LLVM::Linkage::Internal, name, bytes,
+                                /*alignment=*/16);
+}
+
 BinaryGlobals createBinaryGlobals(OpBuilder &builder, gpu::BinaryOp binary,
                                   gpu::ObjectAttr object,
                                   const llvm::SetVector<StringRef> &kernels) {
@@ -133,40 +161,24 @@ BinaryGlobals createBinaryGlobals(OpBuilder &builder, gpu::BinaryOp binary,
   // The object, and a global that holds its size when it comes from
   // outside.
   if (binary->hasAttr(kExternalObjectAttrName)) {
-    globals.data = LLVM::GlobalOp::create(
-        builder, loc, LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
-        /*isConstant=*/true, LLVM::Linkage::External,
-        getDeviceObjectGlobalName(name), /*value=*/Attribute());
-    globals.size = LLVM::GlobalOp::create(
-        builder, loc, builder.getI64Type(), /*isConstant=*/true,
-        LLVM::Linkage::External, getDeviceObjectSizeGlobalName(name),
-        /*value=*/Attribute());
+    std::tie(globals.data, globals.size) =
+        createExternalBytes(builder, loc, getDeviceObjectGlobalName(name),
+                            getDeviceObjectSizeGlobalName(name));
   } else {
-    std::string bytes = getLoadableDeviceObject(object);
-    globals.bytes = static_cast<int64_t>(bytes.size());
-    auto dataType = LLVM::LLVMArrayType::get(builder.getI8Type(), bytes.size());
-    globals.data = LLVM::GlobalOp::create(
-        builder, loc, dataType, /*isConstant=*/true, LLVM::Linkage::Internal,
-        getDeviceObjectGlobalName(name), builder.getStringAttr(bytes),
-        /*alignment=*/16);
+    StringAttr bytes = builder.getStringAttr(getLoadableDeviceObject(object));
+    globals.bytes = static_cast<int64_t>(bytes.getValue().size());
+    globals.data =
+        createHeldBytes(builder, loc, getDeviceObjectGlobalName(name), bytes);
   }
   // The kernel IR, from outside or held here.
   if (binary->hasAttr(kExternalKernelIRAttrName)) {
-    globals.irData = LLVM::GlobalOp::create(
-        builder, loc, LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
-        /*isConstant=*/true, LLVM::Linkage::External,
-        getKernelIRGlobalName(name), /*value=*/Attribute());
-    globals.irSize = LLVM::GlobalOp::create(
-        builder, loc, builder.getI64Type(), /*isConstant=*/true,
-        LLVM::Linkage::External, getKernelIRSizeGlobalName(name),
-        /*value=*/Attribute());
+    std::tie(globals.irData, globals.irSize) =
+        createExternalBytes(builder, loc, getKernelIRGlobalName(name),
+                            getKernelIRSizeGlobalName(name));
   } else if (auto ir = binary->getAttrOfType<StringAttr>(kKernelIRAttrName)) {
     globals.irBytes = static_cast<int64_t>(ir.getValue().size());
-    globals.irData = LLVM::GlobalOp::create(
-        builder, loc,
-        LLVM::LLVMArrayType::get(builder.getI8Type(), ir.getValue().size()),
-        /*isConstant=*/true, LLVM::Linkage::Internal,
-        getKernelIRGlobalName(name), ir, /*alignment=*/16);
+    globals.irData =
+        createHeldBytes(builder, loc, getKernelIRGlobalName(name), ir);
   }
   globals.module =
       createPointerGlobal(builder, loc, getDeviceModuleGlobalName(name));
