@@ -84,9 +84,11 @@ const char *getKnownDescription(hipError_t code) {
   case hipErrorHostMemoryNotRegistered:
     return "pointer does not correspond to a registered memory region";
   case hipErrorNotSupported:
-    // The stand-in's refusal of every launch.
+    // The stand-in's refusal of a launch it cannot run, or of kernel IR.
     return "operation not supported: this is gpu-runner's HIP runtime "
-           "stand-in, which runs no kernels";
+           "stand-in, which runs a kernel only from the LLVM IR its code "
+           "object was compiled from (gpuRunnerStandinModuleAttachIR), and "
+           "only what it implements of that IR";
   case hipErrorUnknown:
     return "unknown error";
   default:
