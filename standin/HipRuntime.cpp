@@ -162,8 +162,15 @@ public:
     }
     return hipErrorUnknown;
   }
-  // HIP documents no error after which the device cannot be used again.
-  bool isSticky(int) const override { return false; }
+  // hip_runtime_api.h says nothing of what follows a kernel's fault; HIP
+  // mirrors CUDA's runtime, whose cudaErrorIllegalAddress, cudaErrorAssert
+  // and cudaErrorLaunchFailure "leave the process in an inconsistent state
+  // and any further CUDA work will return the same error" (CUDA Runtime
+  // API, "Data types used by CUDA Runtime", cudaError).
+  bool isSticky(int code) const override {
+    return code == hipErrorIllegalAddress || code == hipErrorAssert ||
+           code == hipErrorLaunchFailure;
+  }
   // hip_runtime_api.h, hipInit: "Most HIP APIs implicitly initialize the
   // HIP runtime."
   bool needsInit() const override { return false; }
