@@ -229,10 +229,12 @@ void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
   kernels.addPass(createReconcileUnrealizedCastsPass());
   kernels.addPass(createTrapUnreachable());
 
-  GpuModuleToBinaryPassOptions binary;
+  // As the CUDA pipeline: each binary also keeps its module's final LLVM
+  // IR, for a runtime stand-in (ModuleToBinaryWithIR.h).
+  ModuleToBinaryWithIROptions binary;
   binary.toolkitPath = options.rocmPath;
   binary.compilationTarget = "bin";
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createModuleToBinaryWithIR(binary));
 }
 
 } // namespace

@@ -2,8 +2,9 @@
 //
 // The entry points of libgpu-runner-hip-standin.so for modules and launches
 // (see HipRuntime.cpp): loading a code object or offload bundle for the
-// device's chip, its functions and their attributes, and the launches,
-// which are checked and then refused, since the stand-in runs no kernels.
+// device's chip, its functions and their attributes, the kernel IR a
+// module's code object was made from (gpuRunnerStandinModuleAttachIR), and
+// the launches, which are checked and then run from that IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -170,12 +171,16 @@ int gpuRunnerStandinModuleAttachIR(void *module, const void *bitcode,
   Call call("gpuRunnerStandinModuleAttachIR");
   call.argHandle("module", HandleKind::Module, module).arg("bytes", bytes);
   ENTER(call, Context);
-  // The HIP stand-in does not compile AMDGPU IR: its modules' launches are
-  // refused as before.
-  std::string message = "the HIP runtime stand-in does not run AMDGPU "
-                        "kernel IR";
-  if (log && logBytes && driver().canRead(log, logBytes))
+  std::string message;
+  Error error = Error::InvalidValue;
+  if (!bitcode || !bytes || !driver().canRead(bitcode, bytes) ||
+      (logBytes && !driver().canRead(log, logBytes)))
+    message = "the bitcode or the log cannot be read";
+  else
+    error = driver().attachKernelIR(module, bitcode, bytes, message);
+  if (log && logBytes)
     std::snprintf(log, logBytes, "%s", message.c_str());
-  call.out("why", message);
-  return finish(call, Error::KernelNotSupported);
+  if (!message.empty())
+    call.out("why", message);
+  return finish(call, error);
 }

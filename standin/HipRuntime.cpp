@@ -84,9 +84,11 @@ const char *getKnownDescription(hipError_t code) {
   case hipErrorHostMemoryNotRegistered:
     return "pointer does not correspond to a registered memory region";
   case hipErrorNotSupported:
-    // The stand-in's refusal of every launch.
+    // The stand-in's refusal of a launch it cannot run, or of kernel IR.
     return "operation not supported: this is gpu-runner's HIP runtime "
-           "stand-in, which runs no kernels";
+           "stand-in, which runs a kernel only from the LLVM IR its code "
+           "object was compiled from (gpuRunnerStandinModuleAttachIR), and "
+           "only what it implements of that IR";
   case hipErrorUnknown:
     return "unknown error";
   default:
@@ -160,8 +162,15 @@ public:
     }
     return hipErrorUnknown;
   }
-  // HIP documents no error after which the device cannot be used again.
-  bool isSticky(int) const override { return false; }
+  // hip_runtime_api.h says nothing of what follows a kernel's fault; HIP
+  // mirrors CUDA's runtime, whose cudaErrorIllegalAddress, cudaErrorAssert
+  // and cudaErrorLaunchFailure "leave the process in an inconsistent state
+  // and any further CUDA work will return the same error" (CUDA Runtime
+  // API, "Data types used by CUDA Runtime", cudaError).
+  bool isSticky(int code) const override {
+    return code == hipErrorIllegalAddress || code == hipErrorAssert ||
+           code == hipErrorLaunchFailure;
+  }
   // hip_runtime_api.h, hipInit: "Most HIP APIs implicitly initialize the
   // HIP runtime."
   bool needsInit() const override { return false; }

@@ -17,6 +17,7 @@
 
 #include "standin/KernelCompiler.h"
 
+#include "standin/AmdgpuLowering.h"
 #include "standin/KernelRuntime.h"
 #include "standin/ProgramBuilder.h"
 
@@ -46,6 +47,16 @@ namespace standin {
 
 Error ProgramBuilder::checkTarget(std::string &message) {
   const Triple &triple = module.getTargetTriple();
+  // An AMDGPU image's IR is AMDGPU IR (AmdgpuLowering.h).
+  if (image.format == "code object" || image.format == "offload bundle") {
+    if (!isAmdgpuModule(module)) {
+      message = "the kernel IR is for '" + triple.str() +
+                "', not amdgcn-amd-amdhsa: it is not the IR of an AMDGPU "
+                "code object";
+      return Error::InvalidImage;
+    }
+    return Error::Success;
+  }
   if (triple.getArch() != Triple::nvptx64) {
     message = "the kernel IR is for '" + triple.str() +
               "', not nvptx64-nvidia-cuda: it is not the IR of a CUDA image";
@@ -57,7 +68,8 @@ Error ProgramBuilder::checkTarget(std::string &message) {
 Error ProgramBuilder::collectKernels(std::string &message) {
   std::set<Function *> found;
   for (Function &function : module)
-    if (function.getCallingConv() == CallingConv::PTX_Kernel)
+    if (function.getCallingConv() == CallingConv::PTX_Kernel ||
+        function.getCallingConv() == CallingConv::AMDGPU_KERNEL)
       found.insert(&function);
   // Older IR marks kernels in !nvvm.annotations: {function, "kernel", 1}.
   if (NamedMDNode *annotations = module.getNamedMetadata("nvvm.annotations"))
@@ -170,6 +182,9 @@ Error ProgramBuilder::checkAgainstImage(std::string &message) {
 Error ProgramBuilder::build(std::string &message) {
   if (Error error = checkTarget(message); error != Error::Success)
     return error;
+  if (isAmdgpuModule(module))
+    prepareAmdgpuModule(module,
+                        [this](const std::string &why) { refuse(why); });
   if (Error error = collectKernels(message); error != Error::Success)
     return error;
   if (Error error = checkAgainstImage(message); error != Error::Success)

@@ -164,6 +164,7 @@ void ProgramBuilder::lowerCalls() {
       continue; // a call of the module's own function
     if (callee && callee->isIntrinsic() &&
         !callee->getName().starts_with("llvm.nvvm.") &&
+        !callee->getName().starts_with("llvm.amdgcn.") &&
         callee->getIntrinsicID() != Intrinsic::trap &&
         callee->getIntrinsicID() != Intrinsic::debugtrap &&
         callee->getIntrinsicID() != Intrinsic::ubsantrap) {

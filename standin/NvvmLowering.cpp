@@ -11,6 +11,7 @@
 
 #include "standin/NvvmLowering.h"
 
+#include "standin/AmdgpuLowering.h"
 #include "standin/KernelAbi.h"
 #include "standin/NvvmCallLowering.h"
 
@@ -110,6 +111,8 @@ bool CallLowering::lowerExternal(StringRef name, std::string &why) {
 
 bool lowerCall(CallBase &call, const LoweringContext &context,
                std::string &why) {
+  if (isAmdgpuModule(*context.module))
+    return lowerAmdgpuCall(call, context, why);
   CallLowering lowering(call, context);
   if (auto *assembly = dyn_cast<InlineAsm>(call.getCalledOperand()))
     return lowering.lowerAsm(*assembly, why);

@@ -19,7 +19,7 @@
 // STEPS: IR Dump After GpuKernelOutliningPass (gpu-kernel-outlining)
 // STEPS-host: IR Dump After HostKernels (gpu-runner-host-kernels)
 // STEPS-cuda: IR Dump After ModuleToBinaryWithIR (gpu-runner-module-to-binary)
-// STEPS-hip: IR Dump After GpuModuleToBinaryPass (gpu-module-to-binary)
+// STEPS-hip: IR Dump After ModuleToBinaryWithIR (gpu-runner-module-to-binary)
 // STEPS: IR Dump After GpuToLLVM (gpu-runner-gpu-to-llvm)
 // STEPS: IR Dump After ConvertAsyncToLLVMPass (convert-async-to-llvm)
 // STEPS: IR Dump After CheckLowered (gpu-runner-check-lowered)

@@ -1,41 +1,42 @@
-// A program with a kernel on the HIP stand-in, which runs no kernels: the
-// module loads (a gfx90a code object), the kernel is found by name, and the
-// launch, once its arguments check out, is refused with an error that says
-// so, at the gpu.launch_func. The CUDA stand-in runs it (kernels-run.mlir).
-// REQUIRES: hip-standin-lib
-// RUN: %expect-exit-1 env GPU_RUNNER_STANDIN_TRACE=%t.hip %gpu-runner-hip-standin --no-cache %s 2>&1 | FileCheck %s -DERROR="hipErrorNotSupported: operation not supported: this is gpu-runner's HIP runtime stand-in, which runs no kernels"
+// What the HIP stand-in does not run yet, refused by name when the runtime
+// gives it the module's kernel IR, never run with a wrong result: here the
+// cross-lane instructions a gpu.shuffle becomes (ds_swizzle, ds_bpermute).
+// Also refused today: readlane, readfirstlane, ballot and the other
+// wave-collective intrinsics; device printf and assert (hostcalls); the
+// AMDGPU-specific atomic and buffer intrinsics; inline assembly; a 32-bit
+// local or private pointer kept in memory or turned into an integer. The
+// module still loads (a gfx90a code object), and the launch never happens.
+// What runs is in hip-kernels-run.mlir.
+// REQUIRES: hip-standin-lib, hip-runner
+// RUN: %expect-exit-1 env GPU_RUNNER_STANDIN_TRACE=%t.hip %gpu-runner-hip-standin --no-cache %s 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=HIP < %t.hip
 
 // HIP:       hipModuleLoadData(format=code object) -> hipSuccess [*module=[[M:module#[0-9]+]]]
-// HIP-NEXT:  hipModuleGetFunction(module=[[M]], kname=scale) -> hipSuccess [*function=[[F:function#[0-9]+]](scale), params=unknown]
-// HIP:       hipModuleLaunchKernel(f=[[F]](scale), grid=2x1x1, block=4x1x1, sharedMemBytes=0, stream=null, params=kernelParams=set, extra=null) -> hipErrorNotSupported
+// HIP-NEXT:  gpuRunnerStandinModuleAttachIR(module=[[M]]{{.*}}) -> hipErrorNotSupported
+// HIP-NOT:   hipModuleLaunchKernel
 
 module attributes {gpu.container_module} {
+  // CHECK: kernels-refused.mlir:[[# @LINE + 1]]:3: error: gpu.binary: hipErrorNotSupported: {{.*}}the driver could not take the kernels' IR:
   gpu.module @kernels {
-    gpu.func @scale(%data: memref<8xf32>, %factor: f32) kernel {
-      %block = gpu.block_id x
+    gpu.func @swap(%data: memref<64xf32>) kernel {
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
       %thread = gpu.thread_id x
-      %size = gpu.block_dim x
-      %base = arith.muli %block, %size : index
-      %i = arith.addi %base, %thread : index
-      %v = memref.load %data[%i] : memref<8xf32>
-      %w = arith.mulf %v, %factor : f32
-      memref.store %w, %data[%i] : memref<8xf32>
+      %v = memref.load %data[%thread] : memref<64xf32>
+      %w, %valid = gpu.shuffle xor %v, %c1, %c64 : f32
+      memref.store %w, %data[%thread] : memref<64xf32>
       gpu.return
     }
   }
+  // CHECK-NEXT: the kernel IR uses what the stand-in does not implement: llvm.amdgcn.{{ds.swizzle|ds.bpermute}} is not implemented by the HIP stand-in
 
   func.func @main() {
     %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    %c4 = arith.constant 4 : index
-    %factor = arith.constant 2.0 : f32
-    %data = gpu.alloc () : memref<8xf32>
-    // CHECK: kernels-refused.mlir:[[# @LINE + 2]]:5: error: gpu.launch_func: kernel 'scale': [[ERROR]]
-    // CHECK-NOT: error
-    gpu.launch_func @kernels::@scale blocks in (%c2, %c1, %c1) threads in (%c4, %c1, %c1)
-        args(%data : memref<8xf32>, %factor : f32)
-    gpu.dealloc %data : memref<8xf32>
+    %c64 = arith.constant 64 : index
+    %data = gpu.alloc () : memref<64xf32>
+    gpu.launch_func @kernels::@swap blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1)
+        args(%data : memref<64xf32>)
+    gpu.dealloc %data : memref<64xf32>
     return
   }
 }

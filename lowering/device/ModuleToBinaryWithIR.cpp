@@ -15,6 +15,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Target/LLVM/ROCDL/Utils.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Module.h"
@@ -26,6 +27,41 @@ using namespace mlir;
 
 namespace gpu_runner {
 namespace {
+
+/// Upstream's ROCDL serializer (AMDGPUSerializer, which ROCDLTargetAttr's
+/// serializeToObject runs) does not pass TargetOptions' IR callbacks on to
+/// ModuleToObject; this one is the same serializer, with them.
+class RocdlSerializerWithIR : public ROCDL::SerializeGPUModuleBase {
+public:
+  RocdlSerializerWithIR(Operation &module, ROCDL::ROCDLTargetAttr target,
+                        const gpu::TargetOptions &targetOptions)
+      : SerializeGPUModuleBase(module, target, targetOptions),
+        targetOptions(targetOptions) {
+    optimizedLlvmIRCallback = targetOptions.getOptimizedLlvmIRCallback();
+  }
+
+protected:
+  FailureOr<SmallVector<char, 0>>
+  moduleToObject(llvm::Module &llvmModule) override {
+    return moduleToObjectImpl(targetOptions, llvmModule);
+  }
+
+private:
+  const gpu::TargetOptions &targetOptions;
+};
+
+/// `module` serialized for `target`, as its serializeToObject does, with
+/// the IR callbacks of `options`.
+std::optional<SmallVector<char, 0>>
+serializeForTarget(gpu::TargetAttrInterface target, gpu::GPUModuleOp module,
+                   const gpu::TargetOptions &options) {
+  if (auto rocdl = dyn_cast<ROCDL::ROCDLTargetAttr>(target)) {
+    RocdlSerializerWithIR serializer(*module, rocdl, options);
+    ROCDL::SerializeGPUModuleBase::init();
+    return serializer.run();
+  }
+  return target.serializeToObject(module, options);
+}
 
 /// Replaces `module` with a gpu.binary of an object per target, the binary
 /// keeping the module's final LLVM IR when it has one target.
@@ -57,7 +93,7 @@ LogicalResult serializeModule(gpu::GPUModuleOp module,
         /*initialLlvmIRCallback=*/{}, /*linkedLlvmIRCallback=*/{},
         /*optimizedLlvmIRCallback=*/keepIR);
     std::optional<SmallVector<char, 0>> serialized =
-        target.serializeToObject(module, targetOptions);
+        serializeForTarget(target, module, targetOptions);
     if (!serialized)
       return module.emitError("An error happened while serializing the "
                               "module.");

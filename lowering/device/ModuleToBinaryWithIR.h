@@ -1,13 +1,14 @@
 //===- ModuleToBinaryWithIR.h - gpu.modules to binaries, with their IR ---===//
 //
-// `gpu-runner-module-to-binary`, the CUDA pipeline's last kernel pass in
-// place of upstream's `gpu-module-to-binary`: each gpu.module becomes a
-// gpu.binary as upstream's pass makes it (the same target, options and
-// object), and the binary also keeps, in kKernelIRAttrName, the LLVM IR the
-// target optimized just before it made the object's PTX (what the target's
-// optimizedLlvmIRCallback sees), as bitcode. The runtime gives that IR to a
-// driver that asks for it (a driver stand-in, standin/StandinKernels.h); a
-// real driver loads the same object as before and never sees the IR.
+// `gpu-runner-module-to-binary`, the CUDA and HIP pipelines' last kernel
+// pass in place of upstream's `gpu-module-to-binary`: each gpu.module
+// becomes a gpu.binary as upstream's pass makes it (the same target, options
+// and object), and the binary also keeps, in kKernelIRAttrName, the LLVM IR
+// the target optimized just before it made the object's PTX or AMDGPU code
+// (what the target's optimizedLlvmIRCallback sees), as bitcode. The runtime
+// gives that IR to a driver that asks for it (a driver stand-in,
+// standin/StandinKernels.h); a real driver loads the same object as before and
+// never sees the IR.
 //
 //===----------------------------------------------------------------------===//
 

@@ -115,8 +115,8 @@ std::vector<KernelJob> startKernelJobs(ModuleOp module,
         gpu::BinaryOp::create(builder, gpuModule.getLoc(), gpuModule.getName(),
                               Attribute(), builder.getArrayAttr({object}));
     binary->setAttr(kExternalObjectAttrName, builder.getUnitAttr());
-    // The CUDA pipeline keeps each binary's kernel IR.
-    if (options.backend == Backend::Cuda)
+    // The CUDA and HIP pipelines keep each binary's kernel IR.
+    if (options.backend == Backend::Cuda || options.backend == Backend::Hip)
       binary->setAttr(kExternalKernelIRAttrName, builder.getUnitAttr());
     gpuModule.erase();
   }

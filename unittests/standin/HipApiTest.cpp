@@ -191,7 +191,8 @@ TEST_CASE("HIP modules and launches", "[standin][hip]") {
                               nullptr) == hipErrorInvalidHandle);
 }
 
-TEST_CASE("the HIP stand-in takes no kernel IR yet", "[standin][hip]") {
+TEST_CASE("the HIP stand-in checks the kernel IR it is given",
+          "[standin][hip]") {
   // Its own entry point, found in its library as the runtime finds it.
   Dl_info info;
   REQUIRE(dladdr(reinterpret_cast<void *>(&hipInit), &info) != 0);
@@ -202,8 +203,10 @@ TEST_CASE("the HIP stand-in takes no kernel IR yet", "[standin][hip]") {
   REQUIRE(attach);
   const char bitcode[] = "BC";
   char log[256] = {};
+  // A module the stand-in never loaded.
   CHECK(attach(nullptr, bitcode, sizeof(bitcode), log, sizeof(log)) ==
-        hipErrorNotSupported);
-  CHECK(std::string(log) ==
-        "the HIP runtime stand-in does not run AMDGPU kernel IR");
+        hipErrorInvalidHandle);
+  // No bitcode.
+  CHECK(attach(nullptr, nullptr, 0, log, sizeof(log)) == hipErrorInvalidValue);
+  CHECK(std::string(log) == "the bitcode or the log cannot be read");
 }

@@ -16,6 +16,7 @@
 #ifndef GPU_RUNNER_WRAPPERS_HIP_DYNAMICSYMBOLS_H
 #define GPU_RUNNER_WRAPPERS_HIP_DYNAMICSYMBOLS_H
 
+#include "standin/StandinKernels.h"
 #include "wrappers/common/RuntimeError.h"
 
 #include <hip/hip_runtime_api.h>

@@ -287,6 +287,20 @@ Result HipDriver::loadModule(void *&module, const void *data, uint64_t,
                                      data);
 }
 
+Result HipDriver::attachKernelIR(void *module, const void *bitcode,
+                                 uint64_t bytes, std::string &log) {
+  // Only the runtime stand-in exports it; libamdhip64 does not, and then
+  // the module runs its code object as loaded.
+  if (!symbols().gpuRunnerStandinModuleAttachIR)
+    return hipSuccess;
+  char buffer[8192] = {};
+  auto result =
+      static_cast<hipError_t>(symbols().gpuRunnerStandinModuleAttachIR(
+          module, bitcode, bytes, buffer, sizeof(buffer)));
+  log = buffer;
+  return result;
+}
+
 Result HipDriver::unloadModule(void *module) {
   return symbols().hipModuleUnload(static_cast<hipModule_t>(module));
 }

@@ -21,6 +21,8 @@ namespace hip {
 class HipDriver final : public GpuDriver {
 public:
 #include "wrappers/gpu/GpuDriverOverrides.inc"
+  Result attachKernelIR(void *module, const void *bitcode, uint64_t bytes,
+                        std::string &log) override;
 };
 
 } // namespace hip
