@@ -6,7 +6,7 @@
 #include "lowering/Passes.h"
 #include "lowering/checks/CheckLaunchSizes.h"
 #include "lowering/device/ModuleToBinaryWithIR.h"
-#include "lowering/device/ShuffleUpToNVVM.h"
+#include "lowering/device/ShuffleToNVVM.h"
 #include "lowering/device/Targets.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -108,7 +108,7 @@ void registerPipelinePasses() {
   registerGpuRunnerPasses();
   registerCheckLaunchSizes();
   registerExpandArith();
-  registerShuffleUpToNVVM();
+  registerShuffleToNVVM();
   registerModuleToBinaryWithIR();
   PassPipelineRegistration<>(
       "gpu-runner-host-pipeline",
@@ -193,7 +193,7 @@ void buildCudaKernelPipeline(OpPassManager &pm,
   kernels.addPass(createSubgroupBroadcastToNVVM());
   // Up shuffles, which upstream's NVVM lowering gets wrong below a width
   // of 32.
-  kernels.addPass(createShuffleUpToNVVM());
+  kernels.addPass(createShuffleToNVVM());
   addKernelDialectPasses(kernels);
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createReconcileUnrealizedCastsPass());
