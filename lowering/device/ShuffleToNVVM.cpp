@@ -1,4 +1,5 @@
-//===- ShuffleToNVVM.cpp - gpu.shuffle as shfl.sync -------------------------===//
+//===- ShuffleToNVVM.cpp - gpu.shuffle as shfl.sync
+//-------------------------===//
 //
 // Upstream's NVVM lowering gives every lane that executes a gpu.shuffle a
 // shfl.sync whose member mask is the first `width` lanes, and does not know
@@ -81,10 +82,10 @@ Value getPresentLanes(OpBuilder &b, Location loc) {
   auto mul = [&](Value x, Value y) -> Value {
     return arith::MulIOp::create(b, loc, x, y);
   };
-  Value linear = add(
-      id(Dimension::x),
-      mul(dim(Dimension::x),
-          add(id(Dimension::y), mul(dim(Dimension::y), id(Dimension::z)))));
+  Value linear =
+      add(id(Dimension::x),
+          mul(dim(Dimension::x),
+              add(id(Dimension::y), mul(dim(Dimension::y), id(Dimension::z)))));
   Value threads =
       mul(dim(Dimension::x), mul(dim(Dimension::y), dim(Dimension::z)));
   Value size = arith::ConstantIndexOp::create(b, loc, kWarpSize);
@@ -143,9 +144,9 @@ struct ShuffleToShflSync : OpRewritePattern<gpu::ShuffleOp> {
           }
           Type resultType = LLVM::LLVMStructType::getLiteral(
               b.getContext(), {type, rewriter.getI1Type()});
-          Value shuffle =
-              NVVM::ShflOp::create(b, loc, resultType, members, op.getValue(),
-                                   op.getOffset(), clamp, kind, b.getUnitAttr());
+          Value shuffle = NVVM::ShflOp::create(b, loc, resultType, members,
+                                               op.getValue(), op.getOffset(),
+                                               clamp, kind, b.getUnitAttr());
           scf::YieldOp::create(
               b, loc,
               ValueRange{LLVM::ExtractValueOp::create(b, loc, shuffle, 0),
