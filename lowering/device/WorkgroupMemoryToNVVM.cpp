@@ -1,4 +1,5 @@
-//===- WorkgroupMemoryToNVVM.cpp - Workgroup memory for NVVM ---------------===//
+//===- WorkgroupMemoryToNVVM.cpp - Workgroup memory for NVVM
+//---------------===//
 //
 // WorkgroupMemoryToNVVM.h says what each pass does and why.
 //
@@ -54,12 +55,12 @@ public:
       if (!matchPattern(dim.getIndex(), m_Zero()))
         continue;
       OpBuilder b(dim);
-      Value bytes = NVVM::DynamicSmemSize::create(b, dim.getLoc(),
-                                                  b.getI32Type());
-      Value wide = arith::ExtUIOp::create(b, dim.getLoc(), b.getI64Type(),
-                                          bytes);
-      Value size = arith::IndexCastUIOp::create(b, dim.getLoc(),
-                                                b.getIndexType(), wide);
+      Value bytes =
+          NVVM::DynamicSmemSize::create(b, dim.getLoc(), b.getI32Type());
+      Value wide =
+          arith::ExtUIOp::create(b, dim.getLoc(), b.getI64Type(), bytes);
+      Value size =
+          arith::IndexCastUIOp::create(b, dim.getLoc(), b.getIndexType(), wide);
       dim.getResult().replaceAllUsesWith(size);
       dim.erase();
     }

@@ -8,8 +8,8 @@
 //   0, is the launch's dynamic shared memory size, the %dynamic_smem_size
 //   register:
 //
-//     %raw = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-//     %bytes = memref.dim %raw, %c0
+//     %raw = gpu.dynamic_shared_memory : memref<?xi8,
+//     #gpu.address_space<workgroup>> %bytes = memref.dim %raw, %c0
 //     // becomes
 //     %bytes = arith.index_cast (nvvm.read.ptx.sreg.dynamic.smem.size)
 //
