@@ -6,8 +6,9 @@
 #include "lowering/Passes.h"
 #include "lowering/checks/CheckLaunchSizes.h"
 #include "lowering/device/ModuleToBinaryWithIR.h"
-#include "lowering/device/ShuffleUpToNVVM.h"
+#include "lowering/device/ShuffleToNVVM.h"
 #include "lowering/device/Targets.h"
+#include "lowering/device/WorkgroupMemoryToNVVM.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -108,7 +109,8 @@ void registerPipelinePasses() {
   registerGpuRunnerPasses();
   registerCheckLaunchSizes();
   registerExpandArith();
-  registerShuffleUpToNVVM();
+  registerShuffleToNVVM();
+  registerWorkgroupMemoryToNVVM();
   registerModuleToBinaryWithIR();
   PassPipelineRegistration<>(
       "gpu-runner-host-pipeline",
@@ -191,11 +193,15 @@ void buildCudaKernelPipeline(OpPassManager &pm,
       /*subgroupSize=*/32, /*shuffleBitwidth=*/32, /*lowerSubgroupId=*/true}));
   // Which upstream's NVVM lowering lacks; ROCDL's has it.
   kernels.addPass(createSubgroupBroadcastToNVVM());
-  // Up shuffles, which upstream's NVVM lowering gets wrong below a width
-  // of 32.
-  kernels.addPass(createShuffleUpToNVVM());
+  // Shuffles, which upstream's NVVM lowering lets lanes outside the member
+  // mask execute, and up shuffles, which it gets wrong below a width of 32.
+  kernels.addPass(createShuffleToNVVM());
+  // The dynamic shared memory's size, which upstream's gives as 0.
+  kernels.addPass(createDynamicSharedSizeToNVVM());
   addKernelDialectPasses(kernels);
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // Shared variables aligned as LLVM's optimizer assumes they are.
+  kernels.addPass(createAlignSharedGlobals());
   kernels.addPass(createReconcileUnrealizedCastsPass());
   kernels.addPass(createTrapUnreachable());
 

@@ -228,8 +228,11 @@ Error readCubin(const char *data, uint64_t size, ImageInfo &info,
   std::vector<KernelInfo> kernels;
   std::string paramsLog;
   bool ok = forEachSymbol(*file, [&](const auto &symbol, llvm::StringRef name) {
+    // A function the cubin calls but does not define (__assertfail,
+    // vprintf) is a global symbol too, undefined: not a kernel.
     if (symbol.getType() != llvm::ELF::STT_FUNC ||
-        symbol.getBinding() != llvm::ELF::STB_GLOBAL)
+        symbol.getBinding() != llvm::ELF::STB_GLOBAL ||
+        symbol.st_shndx == llvm::ELF::SHN_UNDEF)
       return;
     KernelInfo kernel;
     kernel.name = name.str();

@@ -15,18 +15,21 @@
 
 // CHECK-LABEL: IR Dump After ConvertGpuOpsToNVVMOps
 // CHECK-LABEL: llvm.func @rotate
-// CHECK:         %[[EIGHT:.*]] = llvm.mlir.constant(8 : i32) : i32
-// A whole warp: every lane executes it, with the mask of all 32 (-1 >> 0).
+// CHECK-DAG:     %[[ONES:.*]] = llvm.mlir.constant(-1 : i32) : i32
+// CHECK-DAG:     %[[EIGHT:.*]] = llvm.mlir.constant(8 : i32) : i32
+// A whole warp: every lane that exists executes it, with the mask of them
+// (-1 >> (32 - w), w = min(32, lanes of the warp that exist)).
 // CHECK:         nvvm.shfl.sync idx %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : i32 -> i32
-// 8 lanes: only lanes 0 to 7 get to the shuffle, whose mask (-1 >> 24)
-// names them.
+// 8 lanes: only lanes 0 to 7 get to the shuffle, whose mask
+// (-1 >> (32 - w), w = min(8, lanes of the warp that exist)) names them.
 // CHECK:         %[[INSIDE:.*]] = llvm.icmp "ult" %{{.*}}, %[[EIGHT]] : i32
 // CHECK:         llvm.cond_br %[[INSIDE]], ^[[SHUFFLE:.*]], ^
 // CHECK:       ^[[SHUFFLE]]:
-// CHECK:         %[[ONES:.*]] = llvm.mlir.constant(-1 : i32) : i32
-// CHECK:         %[[UNUSED:.*]] = llvm.sub %{{.*}}, %[[EIGHT]] : i32
+// CHECK:         %[[W:.*]] = llvm.select %{{.*}}, %{{.*}}, %[[EIGHT]] : i1, i32
+// CHECK:         llvm.cond_br
+// CHECK:         %[[UNUSED:.*]] = llvm.sub %{{.*}}, %[[W]] : i32
 // CHECK:         %[[MEMBERS:.*]] = llvm.lshr %[[ONES]], %[[UNUSED]] : i32
-// CHECK:         nvvm.shfl.sync idx %[[MEMBERS]], %{{.*}}, %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:         nvvm.shfl.sync idx %[[MEMBERS]], %{{.*}}, %{{.*}}, %{{.*}} {return_value_and_is_valid} : i32 -> !llvm.struct<(i32, i1)>
 // CHECK-LABEL: llvm.func @broadcast
 // CHECK:         %[[MASK:.*]] = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
 // CHECK:         %[[LOWEST:.*]] = "llvm.intr.cttz"(%[[MASK]]) <{is_zero_poison = true}> : (i32) -> i32
