@@ -229,10 +229,13 @@ void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
   kernels.addPass(createReconcileUnrealizedCastsPass());
   kernels.addPass(createTrapUnreachable());
 
-  GpuModuleToBinaryPassOptions binary;
+  // Upstream's gpu-module-to-binary, but for the errors of LLVM's code
+  // generator, which become the module's (ModuleToBinaryWithIR.h).
+  ModuleToBinaryWithIROptions binary;
   binary.toolkitPath = options.rocmPath;
   binary.compilationTarget = "bin";
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  binary.keepKernelIR = false;
+  pm.addPass(createModuleToBinaryWithIR(binary));
 }
 
 } // namespace

@@ -15,7 +15,7 @@
 
 // MISS: compile cache: miss, stored as
 // MISS: GPU kernel compilation
-// MISS: GpuModuleToBinaryPass
+// MISS: ModuleToBinaryWithIR
 // MISS: LLVM code generation
 
 // HIT: compile cache: hit,

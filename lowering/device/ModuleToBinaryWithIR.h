@@ -9,6 +9,13 @@
 // driver that asks for it (a driver stand-in, standin/StandinKernels.h); a
 // real driver loads the same object as before and never sees the IR.
 //
+// The HIP pipeline's last kernel pass too, without the IR. On both, an error
+// of LLVM's while it links and compiles a module (what the code generator
+// cannot select, workgroup memory past the chip's limit) becomes an error
+// at the gpu.module, with LLVM's message: the target's LLVMContext gets a
+// handler of ours, where LLVM's default one prints the message and calls
+// exit(1) on the compiling thread.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef GPU_RUNNER_LOWERING_DEVICE_MODULETOBINARYWITHIR_H
@@ -31,6 +38,8 @@ struct ModuleToBinaryWithIROptions {
   /// (`isa`, `bin`, `fatbin`).
   std::string toolkitPath;
   std::string compilationTarget = "fatbin";
+  /// Whether each binary keeps its module's IR (kKernelIRAttrName).
+  bool keepKernelIR = true;
 };
 
 std::unique_ptr<mlir::Pass>
