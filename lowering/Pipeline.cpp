@@ -5,6 +5,7 @@
 #include "lowering/ExpandArith.h"
 #include "lowering/Passes.h"
 #include "lowering/checks/CheckLaunchSizes.h"
+#include "lowering/device/MathToOcml.h"
 #include "lowering/device/ModuleToBinaryWithIR.h"
 #include "lowering/device/ShuffleUpToNVVM.h"
 #include "lowering/device/Targets.h"
@@ -109,6 +110,7 @@ void registerPipelinePasses() {
   registerCheckLaunchSizes();
   registerExpandArith();
   registerShuffleUpToNVVM();
+  registerMathToOcml();
   registerModuleToBinaryWithIR();
   PassPipelineRegistration<>(
       "gpu-runner-host-pipeline",
@@ -222,6 +224,9 @@ void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
       /*shuffleBitwidth=*/32,
       /*lowerSubgroupId=*/true}));
   addKernelDialectPasses(kernels);
+  // Before convert-gpu-to-rocdl, whose math lowering makes LLVM intrinsics
+  // that the AMDGPU code generator cannot compile (MathToOcml.cpp).
+  kernels.addPass(createMathToOcml(options.gpuChip));
   ConvertGpuOpsToROCDLOpsOptions rocdl;
   rocdl.chipset = options.gpuChip;
   rocdl.runtime = gpu::amd::Runtime::HIP;
