@@ -1,7 +1,7 @@
 // The math kernel of math-ocml.mlir, compiled by many runs at once. Before
 // the device libraries were linked, its "no libcall available" error called
 // exit() on the kernel compile's thread while the host code still compiled
-// on another, and a run in five then aborted ("pure virtual method called")
+// on another, and some runs then aborted ("pure virtual method called")
 // or printed LLVM's stack dump. Every run must now succeed, under the
 // sanitizers too (scripts/test --sanitize runs this suite).
 // REQUIRES: hip-runner
