@@ -5,6 +5,7 @@
 #include "lowering/ExpandArith.h"
 #include "lowering/Passes.h"
 #include "lowering/checks/CheckLaunchSizes.h"
+#include "lowering/device/MathToOcml.h"
 #include "lowering/device/ModuleToBinaryWithIR.h"
 #include "lowering/device/ShuffleToNVVM.h"
 #include "lowering/device/Targets.h"
@@ -111,6 +112,7 @@ void registerPipelinePasses() {
   registerExpandArith();
   registerShuffleToNVVM();
   registerWorkgroupMemoryToNVVM();
+  registerMathToOcml();
   registerModuleToBinaryWithIR();
   PassPipelineRegistration<>(
       "gpu-runner-host-pipeline",
@@ -228,6 +230,9 @@ void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
       /*shuffleBitwidth=*/32,
       /*lowerSubgroupId=*/true}));
   addKernelDialectPasses(kernels);
+  // Before convert-gpu-to-rocdl, whose math lowering makes LLVM intrinsics
+  // that the AMDGPU code generator cannot compile (MathToOcml.cpp).
+  kernels.addPass(createMathToOcml(options.gpuChip));
   ConvertGpuOpsToROCDLOpsOptions rocdl;
   rocdl.chipset = options.gpuChip;
   rocdl.runtime = gpu::amd::Runtime::HIP;
@@ -236,7 +241,8 @@ void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
   kernels.addPass(createTrapUnreachable());
 
   // As the CUDA pipeline: each binary also keeps its module's final LLVM
-  // IR, for a runtime stand-in (ModuleToBinaryWithIR.h).
+  // IR, for a runtime stand-in, and LLVM's errors while it compiles a
+  // module become the module's (ModuleToBinaryWithIR.h).
   ModuleToBinaryWithIROptions binary;
   binary.toolkitPath = options.rocmPath;
   binary.compilationTarget = "bin";

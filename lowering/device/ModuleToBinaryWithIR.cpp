@@ -18,6 +18,10 @@
 #include "mlir/Target/LLVM/ROCDL/Utils.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/DiagnosticHandler.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,40 +32,64 @@ using namespace mlir;
 namespace gpu_runner {
 namespace {
 
-/// Upstream's ROCDL serializer (AMDGPUSerializer, which ROCDLTargetAttr's
-/// serializeToObject runs) does not pass TargetOptions' IR callbacks on to
-/// ModuleToObject; this one is the same serializer, with them.
-class RocdlSerializerWithIR : public ROCDL::SerializeGPUModuleBase {
+/// Keeps the errors that LLVM reports while it compiles a module: without
+/// a handler, LLVMContext prints one and calls exit(1) from the compiling
+/// thread, with no location and while other threads still run.
+class KeepErrors : public llvm::DiagnosticHandler {
 public:
-  RocdlSerializerWithIR(Operation &module, ROCDL::ROCDLTargetAttr target,
-                        const gpu::TargetOptions &targetOptions)
-      : SerializeGPUModuleBase(module, target, targetOptions),
-        targetOptions(targetOptions) {
-    optimizedLlvmIRCallback = targetOptions.getOptimizedLlvmIRCallback();
-  }
+  explicit KeepErrors(std::string &errors) : errors(errors) {}
 
-protected:
-  FailureOr<SmallVector<char, 0>>
-  moduleToObject(llvm::Module &llvmModule) override {
-    return moduleToObjectImpl(targetOptions, llvmModule);
+  bool handleDiagnostics(const llvm::DiagnosticInfo &info) override {
+    // Warnings and remarks (such as linking the device libraries, whose data
+    // layout is an older one) are not the user's to act on.
+    if (info.getSeverity() != llvm::DS_Error)
+      return true;
+    if (!errors.empty())
+      errors += "; ";
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    llvm::DiagnosticPrinterRawOStream printer(os);
+    info.print(printer);
+    // The code generator's diagnostics have no source location to give.
+    StringRef text(message);
+    text.consume_front("<unknown>:0:0: ");
+    errors += text;
+    return true;
   }
 
 private:
-  const gpu::TargetOptions &targetOptions;
+  std::string &errors;
 };
 
-/// `module` serialized for `target`, as its serializeToObject does, with
-/// the IR callbacks of `options`.
-std::optional<SmallVector<char, 0>>
-serializeForTarget(gpu::TargetAttrInterface target, gpu::GPUModuleOp module,
-                   const gpu::TargetOptions &options) {
-  if (auto rocdl = dyn_cast<ROCDL::ROCDLTargetAttr>(target)) {
-    RocdlSerializerWithIR serializer(*module, rocdl, options);
-    ROCDL::SerializeGPUModuleBase::init();
-    return serializer.run();
+/// Upstream's ROCDL serialization (AMDGPUSerializer, which
+/// ROCDLTargetAttr's serializeToObject runs: the same steps, libraries and
+/// object), which passes none of the TargetOptions' callbacks on to
+/// ModuleToObject: this one passes the optimized-IR callback on, and gives
+/// the module's LLVMContext a handler that keeps its errors.
+class RocdlSerializer : public ROCDL::SerializeGPUModuleBase {
+public:
+  RocdlSerializer(gpu::GPUModuleOp module, ROCDL::ROCDLTargetAttr target,
+                  const gpu::TargetOptions &options, std::string &errors)
+      : SerializeGPUModuleBase(*module, target, options), options(options),
+        errors(errors) {
+    optimizedLlvmIRCallback = options.getOptimizedLlvmIRCallback();
   }
-  return target.serializeToObject(module, options);
-}
+
+  void handleModulePreLink(llvm::Module &llvmModule) override {
+    llvmModule.getContext().setDiagnosticHandler(
+        std::make_unique<KeepErrors>(errors));
+    SerializeGPUModuleBase::handleModulePreLink(llvmModule);
+  }
+
+  FailureOr<SmallVector<char, 0>>
+  moduleToObject(llvm::Module &llvmModule) override {
+    return moduleToObjectImpl(options, llvmModule);
+  }
+
+private:
+  const gpu::TargetOptions &options;
+  std::string &errors;
+};
 
 /// Replaces `module` with a gpu.binary of an object per target, the binary
 /// keeping the module's final LLVM IR when it has one target.
@@ -84,16 +112,35 @@ LogicalResult serializeModule(gpu::GPUModuleOp module,
              << " is not a GPU target attribute";
     bitcode.clear();
     auto keepIR = [&](llvm::Module &llvmModule) {
+      if (!options.keepKernelIR)
+        return;
       llvm::raw_string_ostream os(bitcode);
       llvm::WriteBitcodeToFile(llvmModule, os);
     };
-    gpu::TargetOptions targetOptions(
-        options.toolkitPath, /*librariesToLink=*/{}, /*cmdOptions=*/{},
-        /*elfSection=*/{}, format, getSymbolTable,
-        /*initialLlvmIRCallback=*/{}, /*linkedLlvmIRCallback=*/{},
-        /*optimizedLlvmIRCallback=*/keepIR);
-    std::optional<SmallVector<char, 0>> serialized =
-        serializeForTarget(target, module, targetOptions);
+    // The context is the target's own, made for this module: its handler
+    // lives as long as it does.
+    std::string errors;
+    auto handleErrors = [&](llvm::Module &llvmModule) {
+      llvmModule.getContext().setDiagnosticHandler(
+          std::make_unique<KeepErrors>(errors));
+    };
+    gpu::TargetOptions targetOptions(options.toolkitPath,
+                                     /*librariesToLink=*/{}, /*cmdOptions=*/{},
+                                     /*elfSection=*/{}, format, getSymbolTable,
+                                     /*initialLlvmIRCallback=*/handleErrors,
+                                     /*linkedLlvmIRCallback=*/{},
+                                     /*optimizedLlvmIRCallback=*/keepIR);
+    std::optional<SmallVector<char, 0>> serialized;
+    if (auto rocdl = dyn_cast<ROCDL::ROCDLTargetAttr>(attr)) {
+      ROCDL::SerializeGPUModuleBase::init();
+      serialized = RocdlSerializer(module, rocdl, targetOptions, errors).run();
+    } else {
+      serialized = target.serializeToObject(module, targetOptions);
+    }
+    if (!errors.empty())
+      return module.emitError()
+             << "cannot compile gpu.module @" << module.getName() << " for "
+             << attr << ": " << errors;
     if (!serialized)
       return module.emitError("An error happened while serializing the "
                               "module.");
@@ -125,6 +172,7 @@ public:
       const ModuleToBinaryWithIROptions &options) {
     toolkitPath = options.toolkitPath;
     compilationTarget = options.compilationTarget;
+    keepKernelIR = options.keepKernelIR;
   }
 
   StringRef getName() const override { return "ModuleToBinaryWithIR"; }
@@ -159,7 +207,8 @@ public:
       }
       return &*parentTable;
     };
-    ModuleToBinaryWithIROptions options{toolkitPath, compilationTarget};
+    ModuleToBinaryWithIROptions options{toolkitPath, compilationTarget,
+                                        keepKernelIR};
     SmallVector<gpu::GPUModuleOp> modules;
     for (Region &region : getOperation()->getRegions())
       for (Block &block : region)
@@ -174,6 +223,10 @@ public:
   Option<std::string> compilationTarget{*this, "format",
                                         llvm::cl::desc("isa, bin or fatbin"),
                                         llvm::cl::init("fatbin")};
+  Option<bool> keepKernelIR{
+      *this, "keep-ir",
+      llvm::cl::desc("Keep each module's final LLVM IR on its binary"),
+      llvm::cl::init(true)};
 };
 
 } // namespace

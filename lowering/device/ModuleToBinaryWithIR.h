@@ -10,6 +10,12 @@
 // standin/StandinKernels.h); a real driver loads the same object as before and
 // never sees the IR.
 //
+// On both pipelines, an error of LLVM's while it links and compiles a
+// module (what the code generator cannot select, workgroup memory past the
+// chip's limit) becomes an error at the gpu.module, with LLVM's message: the target's LLVMContext gets a
+// handler of ours, where LLVM's default one prints the message and calls
+// exit(1) on the compiling thread.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef GPU_RUNNER_LOWERING_DEVICE_MODULETOBINARYWITHIR_H
@@ -32,6 +38,8 @@ struct ModuleToBinaryWithIROptions {
   /// (`isa`, `bin`, `fatbin`).
   std::string toolkitPath;
   std::string compilationTarget = "fatbin";
+  /// Whether each binary keeps its module's IR (kKernelIRAttrName).
+  bool keepKernelIR = true;
 };
 
 std::unique_ptr<mlir::Pass>
