@@ -113,9 +113,10 @@ template <typename Visit> bool forEachSymbol(const ElfFile &file, Visit visit) {
 }
 
 /// The parameters a cubin's `.nv.info.<kernel>` section lists, as cuobjdump
-/// -elf prints its records: a format byte, an attribute byte and a value:
-/// none (format 1), two bytes (2 and 3), or a 16-bit size and that many
-/// bytes (4). A parameter is an EIATTR_KPARAM_INFO record (attribute 0x17:
+/// -elf prints its records: a format byte, an attribute byte and a 16-bit
+/// field, which is unused (format 1, e.g. EIATTR_WMMA_USED, 0x2b), the value
+/// (2 and 3), or the size of the bytes that follow (4); records stay 4-byte
+/// aligned. A parameter is an EIATTR_KPARAM_INFO record (attribute 0x17:
 /// its ordinal and offset, 16 bits each, at bytes 4 and 6, its size in bits
 /// 18-31 of the last word) or, in newer toolkits' output (kernels whose
 /// parameters take more than 4 KiB), an EIATTR_KPARAM_INFO_V2 record (0x45:
@@ -146,7 +147,7 @@ bool readCubinParams(llvm::ArrayRef<uint8_t> info, KernelInfo &kernel,
   while (at + 2 <= info.size()) {
     uint8_t format = info[at], attribute = info[at + 1];
     if (format == 1) {
-      at += 2;
+      at += 4;
       continue;
     }
     if (format == 2 || format == 3) {

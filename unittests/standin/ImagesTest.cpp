@@ -197,6 +197,15 @@ TEST_CASE("a cubin's parameters, from both kinds of records, checked "
   CHECK(large->paramsKnown);
   CHECK(large->paramSizes == std::vector<uint32_t>{8, 5000});
   CHECK(large->paramOffsets == std::vector<uint32_t>{0, 8});
+  // Records read past EIATTR_WMMA_USED (format 1), whose unused 16-bit field
+  // keeps the next record 4-byte aligned.
+  const KernelInfo *mma = info.find("mma");
+  REQUIRE(mma);
+  REQUIRE(cubin.find(std::string("\x01\x2b\x00\x00\x03", 5)) !=
+          std::string::npos);
+  CHECK(mma->paramsKnown);
+  CHECK(mma->paramSizes == std::vector<uint32_t>{8, 4});
+  CHECK(mma->paramOffsets == std::vector<uint32_t>{0, 8});
 
   // EIATTR_CBANK_PARAM_SIZE (format 3, attribute 0x19) that disagrees with
   // where the last parameter ends.
