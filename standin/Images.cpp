@@ -229,8 +229,12 @@ Error readCubin(const char *data, uint64_t size, ImageInfo &info,
   std::vector<KernelInfo> kernels;
   std::string paramsLog;
   bool ok = forEachSymbol(*file, [&](const auto &symbol, llvm::StringRef name) {
+    // Kernels are the `.entry` functions, which ptxas marks STO_CUDA_ENTRY
+    // (0x10) in st_other; a `.func` is none, nor is an `.extern .func` such
+    // as `vprintf`, which the cubin lists undefined.
     if (symbol.getType() != llvm::ELF::STT_FUNC ||
-        symbol.getBinding() != llvm::ELF::STB_GLOBAL)
+        symbol.getBinding() != llvm::ELF::STB_GLOBAL ||
+        symbol.st_shndx == llvm::ELF::SHN_UNDEF || !(symbol.st_other & 0x10))
       return;
     KernelInfo kernel;
     kernel.name = name.str();

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -206,6 +207,13 @@ TEST_CASE("a cubin's parameters, from both kinds of records, checked "
   CHECK(mma->paramsKnown);
   CHECK(mma->paramSizes == std::vector<uint32_t>{8, 4});
   CHECK(mma->paramOffsets == std::vector<uint32_t>{0, 8});
+  // Only `.entry` functions are kernels: not the `.func` that calls calls,
+  // nor the `.extern .func` vprintf, which the symbol table lists undefined.
+  std::vector<std::string> names;
+  for (const KernelInfo &kernel : info.kernels)
+    names.push_back(kernel.name);
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"calls", "large", "mma", "small"});
 
   // EIATTR_CBANK_PARAM_SIZE (format 3, attribute 0x19) that disagrees with
   // where the last parameter ends.
