@@ -170,11 +170,12 @@ else:
         ("%gpu-runner", os.path.join(tools, "gpu-runner-" + backend)))
 # Programs run only where the backend under test has a device: the host
 # backend always does, a GPU backend where a GPU answers, a stand-in always.
-# Kernels run where there is a device, but not on a stand-in.
+# Kernels run where there is a device, and on the CUDA stand-in, which runs them
+# on the CPU from their NVVM IR.
 has_gpu = backend + "-device" in config.available_features
 config.gpu_runner_backend_has_device = (
     backend == "host" or has_gpu or backend.endswith("-standin"))
-if backend == "host" or has_gpu:
+if backend in ("host", "cuda-standin") or has_gpu:
     config.available_features.add("kernels")
 config.gpu_runner_backend = backend
 # The backend the binary under test names itself for: cuda on cuda-standin.
