@@ -214,7 +214,43 @@ bool readCubinParams(llvm::ArrayRef<uint8_t> info, KernelInfo &kernel,
   return true;
 }
 
-Error readCubin(const char *data, uint64_t size, ImageInfo &info,
+/// Whether code for `target` runs on a device of `arch` (CUDA C++
+/// Programming Guide, "Binary Compatibility" and "Feature Availability"): a
+/// cubin for sm_XY on the same major version with a minor of Y or more, PTX
+/// (which the driver compiles) on any chip not older; code for an
+/// architecture-specific target (sm_90a) on that chip alone.
+bool runsOn(int target, bool archSpecific, bool isPtx, int arch) {
+  if (archSpecific)
+    return target == arch;
+  if (isPtx)
+    return target <= arch;
+  return target / 10 == arch / 10 && target <= arch;
+}
+
+std::string describeChip(int target, bool archSpecific) {
+  return "sm_" + std::to_string(target) + (archSpecific ? "a" : "");
+}
+
+/// The chip a cubin is for, from its ELF header as LLVM's ELFObjectFile
+/// reads it: with ELF ABI version 7, e_flags' low byte, 0x800 marking sm_90a;
+/// with version 8, bits 8-15, 0x8 marking the architecture-specific
+/// variants.
+template <typename File>
+void getCubinChip(const File &file, int &target, bool &archSpecific) {
+  const auto &header = file.getHeader();
+  uint32_t flags = header.e_flags;
+  if (header.e_ident[llvm::ELF::EI_ABIVERSION] ==
+      llvm::ELF::ELFABIVERSION_CUDA_V1) {
+    target = flags & llvm::ELF::EF_CUDA_SM;
+    archSpecific = flags & llvm::ELF::EF_CUDA_ACCELERATORS_V1;
+  } else {
+    target =
+        (flags & llvm::ELF::EF_CUDA_SM_MASK) >> llvm::ELF::EF_CUDA_SM_OFFSET;
+    archSpecific = flags & llvm::ELF::EF_CUDA_ACCELERATORS;
+  }
+}
+
+Error readCubin(const char *data, uint64_t size, int arch, ImageInfo &info,
                 std::string &log) {
   auto file = ElfFile::create(llvm::StringRef(data, size));
   if (!file) {
@@ -225,6 +261,14 @@ Error readCubin(const char *data, uint64_t size, ImageInfo &info,
   if (file->getHeader().e_machine != llvm::ELF::EM_CUDA) {
     log = "the ELF file is not a cubin (its machine is not EM_CUDA)";
     return Error::InvalidImage;
+  }
+  int target = 0;
+  bool archSpecific = false;
+  getCubinChip(*file, target, archSpecific);
+  if (!runsOn(target, archSpecific, false, arch)) {
+    log = "the cubin is for " + describeChip(target, archSpecific) +
+          ", which does not run on the device's sm_" + std::to_string(arch);
+    return Error::NoBinaryForGpu;
   }
   std::vector<KernelInfo> kernels;
   std::string paramsLog;
@@ -268,10 +312,20 @@ Error readPtxImage(const std::string &text, int arch, ImageInfo &info,
     return Error::InvalidImage;
   }
   // PTX is compiled for the device when it is loaded; code for a newer
-  // chip than the device's cannot be.
+  // chip than the device's cannot be, nor code for an architecture-specific
+  // target (`.target sm_90a`) on another chip.
+  static const auto &specific = *new std::regex(R"(\.target\s+sm_\d+a\b)");
+  bool archSpecific = std::regex_search(text, specific);
   if (target > arch) {
     log = "ptxas: the PTX targets sm_" + std::to_string(target) +
           ", newer than the device's sm_" + std::to_string(arch);
+    return Error::InvalidPtx;
+  }
+  if (!runsOn(target, archSpecific, true, arch)) {
+    log = "ptxas: the PTX targets " + describeChip(target, archSpecific) +
+          ", whose architecture-specific features only that chip has, not "
+          "the device's sm_" +
+          std::to_string(arch);
     return Error::InvalidPtx;
   }
   info.namesKnown = true;
@@ -328,7 +382,7 @@ Error readFatbin(const char *image, int arch, const CanRead &canRead,
     found += std::string(found.empty() ? "" : ", ") +
              (kind == 1 ? "PTX for sm_" : "sm_") + std::to_string(entryArch);
     int a = static_cast<int>(entryArch);
-    if (kind == 2 && a / 10 == arch / 10 && a <= arch && a > bestCubinArch) {
+    if (kind == 2 && runsOn(a, false, false, arch) && a > bestCubinArch) {
       bestCubin = payload;
       bestCubinArch = a;
       bestCubinSize = payloadSize;
@@ -350,7 +404,7 @@ Error readFatbin(const char *image, int arch, const CanRead &canRead,
   if (bestCubin ? bestCubinCompressed : bestPtxCompressed)
     return Error::Success; // any kernel name will do
   if (bestCubin)
-    return readCubin(bestCubin, bestCubinSize, info, log);
+    return readCubin(bestCubin, bestCubinSize, arch, info, log);
   std::string text(bestPtx, strnlen(bestPtx, bestPtxSize));
   return readPtxImage(text, arch, info, log);
 }
@@ -534,7 +588,7 @@ Error readCudaImage(const void *image, int arch, const CanRead &canRead,
       log = "the cubin's headers cannot be read";
       return Error::InvalidImage;
     }
-    return readCubin(data, size, info, log);
+    return readCubin(data, size, arch, info, log);
   }
   // PTX: text up to its NUL, which must be readable.
   info.format = "PTX";
