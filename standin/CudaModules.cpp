@@ -36,8 +36,11 @@ CUresult loadModule(Call &call, CUmodule *module, const void *image,
       image, kArch,
       [](const void *p, uint64_t bytes) { return driver().canRead(p, bytes); },
       info, log);
-  if (error != Error::Success)
+  if (error != Error::Success) {
+    if (!log.empty())
+      call.out("why", log);
     return fail(call, error);
+  }
   call.argText("format", info.format);
   void *handle = nullptr;
   error = driver().loadModule(std::move(info), handle);

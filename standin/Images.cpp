@@ -113,9 +113,10 @@ template <typename Visit> bool forEachSymbol(const ElfFile &file, Visit visit) {
 }
 
 /// The parameters a cubin's `.nv.info.<kernel>` section lists, as cuobjdump
-/// -elf prints its records: a format byte, an attribute byte and a value:
-/// none (format 1), two bytes (2 and 3), or a 16-bit size and that many
-/// bytes (4). A parameter is an EIATTR_KPARAM_INFO record (attribute 0x17:
+/// -elf prints its records: a format byte, an attribute byte and a 16-bit
+/// field, which is unused (format 1, e.g. EIATTR_WMMA_USED, 0x2b), the value
+/// (2 and 3), or the size of the bytes that follow (4); records stay 4-byte
+/// aligned. A parameter is an EIATTR_KPARAM_INFO record (attribute 0x17:
 /// its ordinal and offset, 16 bits each, at bytes 4 and 6, its size in bits
 /// 18-31 of the last word) or, in newer toolkits' output (kernels whose
 /// parameters take more than 4 KiB), an EIATTR_KPARAM_INFO_V2 record (0x45:
@@ -146,7 +147,7 @@ bool readCubinParams(llvm::ArrayRef<uint8_t> info, KernelInfo &kernel,
   while (at + 2 <= info.size()) {
     uint8_t format = info[at], attribute = info[at + 1];
     if (format == 1) {
-      at += 2;
+      at += 4;
       continue;
     }
     if (format == 2 || format == 3) {
@@ -213,7 +214,43 @@ bool readCubinParams(llvm::ArrayRef<uint8_t> info, KernelInfo &kernel,
   return true;
 }
 
-Error readCubin(const char *data, uint64_t size, ImageInfo &info,
+/// Whether code for `target` runs on a device of `arch` (CUDA C++
+/// Programming Guide, "Binary Compatibility" and "Feature Availability"): a
+/// cubin for sm_XY on the same major version with a minor of Y or more, PTX
+/// (which the driver compiles) on any chip not older; code for an
+/// architecture-specific target (sm_90a) on that chip alone.
+bool runsOn(int target, bool archSpecific, bool isPtx, int arch) {
+  if (archSpecific)
+    return target == arch;
+  if (isPtx)
+    return target <= arch;
+  return target / 10 == arch / 10 && target <= arch;
+}
+
+std::string describeChip(int target, bool archSpecific) {
+  return "sm_" + std::to_string(target) + (archSpecific ? "a" : "");
+}
+
+/// The chip a cubin is for, from its ELF header as LLVM's ELFObjectFile
+/// reads it: with ELF ABI version 7, e_flags' low byte, 0x800 marking sm_90a;
+/// with version 8, bits 8-15, 0x8 marking the architecture-specific
+/// variants.
+template <typename File>
+void getCubinChip(const File &file, int &target, bool &archSpecific) {
+  const auto &header = file.getHeader();
+  uint32_t flags = header.e_flags;
+  if (header.e_ident[llvm::ELF::EI_ABIVERSION] ==
+      llvm::ELF::ELFABIVERSION_CUDA_V1) {
+    target = flags & llvm::ELF::EF_CUDA_SM;
+    archSpecific = flags & llvm::ELF::EF_CUDA_ACCELERATORS_V1;
+  } else {
+    target =
+        (flags & llvm::ELF::EF_CUDA_SM_MASK) >> llvm::ELF::EF_CUDA_SM_OFFSET;
+    archSpecific = flags & llvm::ELF::EF_CUDA_ACCELERATORS;
+  }
+}
+
+Error readCubin(const char *data, uint64_t size, int arch, ImageInfo &info,
                 std::string &log) {
   auto file = ElfFile::create(llvm::StringRef(data, size));
   if (!file) {
@@ -225,14 +262,23 @@ Error readCubin(const char *data, uint64_t size, ImageInfo &info,
     log = "the ELF file is not a cubin (its machine is not EM_CUDA)";
     return Error::InvalidImage;
   }
+  int target = 0;
+  bool archSpecific = false;
+  getCubinChip(*file, target, archSpecific);
+  if (!runsOn(target, archSpecific, false, arch)) {
+    log = "the cubin is for " + describeChip(target, archSpecific) +
+          ", which does not run on the device's sm_" + std::to_string(arch);
+    return Error::NoBinaryForGpu;
+  }
   std::vector<KernelInfo> kernels;
   std::string paramsLog;
   bool ok = forEachSymbol(*file, [&](const auto &symbol, llvm::StringRef name) {
-    // A function the cubin calls but does not define (__assertfail,
-    // vprintf) is a global symbol too, undefined: not a kernel.
+    // Kernels are the `.entry` functions, which ptxas marks STO_CUDA_ENTRY
+    // (0x10) in st_other; a `.func` is none, nor is an `.extern .func` such
+    // as `vprintf`, which the cubin lists undefined.
     if (symbol.getType() != llvm::ELF::STT_FUNC ||
         symbol.getBinding() != llvm::ELF::STB_GLOBAL ||
-        symbol.st_shndx == llvm::ELF::SHN_UNDEF)
+        symbol.st_shndx == llvm::ELF::SHN_UNDEF || !(symbol.st_other & 0x10))
       return;
     KernelInfo kernel;
     kernel.name = name.str();
@@ -266,10 +312,20 @@ Error readPtxImage(const std::string &text, int arch, ImageInfo &info,
     return Error::InvalidImage;
   }
   // PTX is compiled for the device when it is loaded; code for a newer
-  // chip than the device's cannot be.
+  // chip than the device's cannot be, nor code for an architecture-specific
+  // target (`.target sm_90a`) on another chip.
+  static const auto &specific = *new std::regex(R"(\.target\s+sm_\d+a\b)");
+  bool archSpecific = std::regex_search(text, specific);
   if (target > arch) {
     log = "ptxas: the PTX targets sm_" + std::to_string(target) +
           ", newer than the device's sm_" + std::to_string(arch);
+    return Error::InvalidPtx;
+  }
+  if (!runsOn(target, archSpecific, true, arch)) {
+    log = "ptxas: the PTX targets " + describeChip(target, archSpecific) +
+          ", whose architecture-specific features only that chip has, not "
+          "the device's sm_" +
+          std::to_string(arch);
     return Error::InvalidPtx;
   }
   info.namesKnown = true;
@@ -326,7 +382,7 @@ Error readFatbin(const char *image, int arch, const CanRead &canRead,
     found += std::string(found.empty() ? "" : ", ") +
              (kind == 1 ? "PTX for sm_" : "sm_") + std::to_string(entryArch);
     int a = static_cast<int>(entryArch);
-    if (kind == 2 && a / 10 == arch / 10 && a <= arch && a > bestCubinArch) {
+    if (kind == 2 && runsOn(a, false, false, arch) && a > bestCubinArch) {
       bestCubin = payload;
       bestCubinArch = a;
       bestCubinSize = payloadSize;
@@ -348,7 +404,7 @@ Error readFatbin(const char *image, int arch, const CanRead &canRead,
   if (bestCubin ? bestCubinCompressed : bestPtxCompressed)
     return Error::Success; // any kernel name will do
   if (bestCubin)
-    return readCubin(bestCubin, bestCubinSize, info, log);
+    return readCubin(bestCubin, bestCubinSize, arch, info, log);
   std::string text(bestPtx, strnlen(bestPtx, bestPtxSize));
   return readPtxImage(text, arch, info, log);
 }
@@ -532,7 +588,7 @@ Error readCudaImage(const void *image, int arch, const CanRead &canRead,
       log = "the cubin's headers cannot be read";
       return Error::InvalidImage;
     }
-    return readCubin(data, size, info, log);
+    return readCubin(data, size, arch, info, log);
   }
   // PTX: text up to its NUL, which must be readable.
   info.format = "PTX";

@@ -12,12 +12,16 @@
 #include "standin/NvvmLowering.h"
 #include "standin/ProgramBuilder.h"
 
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/PassInstrumentation.h"
+#include "llvm/Transforms/Scalar/ScalarizeMaskedMemIntrin.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
@@ -122,6 +126,24 @@ Value *ProgramBuilder::checkAccess(Instruction *at, Value *pointer,
   phi->addIncoming(fast, thenTerm->getParent());
   phi->addIncoming(slow, elseTerm->getParent());
   return phi;
+}
+
+void ProgramBuilder::scalarizeMaskedAccesses() {
+  // llvm.masked.load, .store, .gather, .scatter, .expandload and
+  // .compressstore, lane by lane as the LangRef defines them: a lane whose
+  // mask bit is off is not accessed (a load's lane takes the passthru
+  // value), so only the lanes that are become loads and stores, each then
+  // checked like any other. LLVM's own pass does it, with the target-less
+  // cost model, which has no masked access legal.
+  FunctionAnalysisManager analyses;
+  analyses.registerPass([] { return TargetIRAnalysis(); });
+  analyses.registerPass([] { return DominatorTreeAnalysis(); });
+  analyses.registerPass([] { return PassInstrumentationAnalysis(); });
+  for (Function &function : module)
+    if (!function.isDeclaration()) {
+      ScalarizeMaskedMemIntrinPass().run(function, analyses);
+      analyses.clear(function, function.getName());
+    }
 }
 
 void ProgramBuilder::checkAccesses(Function &function) {

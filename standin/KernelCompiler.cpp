@@ -198,6 +198,7 @@ Error ProgramBuilder::build(std::string &message) {
        i64, i64, ptr, ptr},
       "gpu_runner.standin.ThreadContext");
   addContextParameters();
+  scalarizeMaskedAccesses();
   lowerCalls();
   layOutSharedMemory();
   moveGlobals();

@@ -104,6 +104,17 @@ int32_t rtVprintf(ThreadContext *context, uintptr_t format,
     case 'o':
     case 'c': {
       read(wide ? 8 : 4);
+      // C11 7.21.6.1p7: with h or hh, the promoted int is converted to a
+      // short or a char, signed or unsigned as the conversion says, before
+      // it is printed.
+      if (length == "h")
+        value = conversion == 'd' || conversion == 'i'
+                    ? uint64_t(int64_t(int16_t(value)))
+                    : uint64_t(uint16_t(value));
+      else if (length == "hh")
+        value = conversion == 'd' || conversion == 'i'
+                    ? uint64_t(int64_t(int8_t(value)))
+                    : uint64_t(uint8_t(value));
       std::string hostSpec = bare.substr(0, bare.size() - 1) +
                              (conversion == 'c' ? "" : "ll") + conversion;
       if (conversion == 'c')

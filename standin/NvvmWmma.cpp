@@ -190,9 +190,12 @@ bool CallLowering::lowerWmmaLoadStore(ArrayRef<StringRef> parts, uint32_t m,
   SmallVector<Type *> registerTypes;
   SmallVector<Value *> elements;
   if (isLoad) {
-    auto *result = cast<StructType>(call.getType());
-    for (Type *t : result->elements())
-      registerTypes.push_back(t);
+    // A fragment of one register (m8n8k4's f64 a and b) is loaded as that
+    // register, not a structure of one.
+    if (auto *result = dyn_cast<StructType>(call.getType()))
+      registerTypes.append(result->element_begin(), result->element_end());
+    else
+      registerTypes.push_back(call.getType());
   } else {
     unsigned last = call.arg_size() - (hasStride ? 1 : 0);
     SmallVector<Value *> regs;
@@ -220,6 +223,10 @@ bool CallLowering::lowerWmmaLoadStore(ArrayRef<StringRef> parts, uint32_t m,
   }
   if (!isLoad) {
     replace(nullptr);
+    return true;
+  }
+  if (!call.getType()->isStructTy()) {
+    replace(packRegister(b, elements, registerTypes[0]));
     return true;
   }
   Value *result = PoisonValue::get(call.getType());

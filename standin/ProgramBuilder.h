@@ -69,6 +69,7 @@ private:
   KernelParams getParams(llvm::Function &kernel) const;
   Error checkAgainstImage(std::string &message);
   void addContextParameters();
+  void scalarizeMaskedAccesses();
   void lowerCalls();
   void layOutSharedMemory();
   void moveGlobals();

@@ -4,6 +4,10 @@
 // (gfx90a: gfx942); fault injection makes the load fail outright.
 // REQUIRES: cuda-standin-lib, hip-standin-lib, ptxas
 // RUN: %expect-exit-1 %gpu-runner-cuda-standin --no-cache --gpu-chip=sm_100 %s 2>&1 | FileCheck %s --check-prefix=CHIP -DERROR="CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available for execution on the device"
+// The CUDA stand-in's trace says why: cuModuleLoadData has no log.
+// RUN: env GPU_RUNNER_STANDIN_TRACE=%t.trace %expect-exit-1 %gpu-runner-cuda-standin --no-cache --gpu-chip=sm_100 %s > /dev/null 2>&1
+// RUN: FileCheck %s --input-file=%t.trace --check-prefix=WHY
+// WHY: cuModuleLoadData() -> CUDA_ERROR_NO_BINARY_FOR_GPU [why=the fatbin has code for sm_100, PTX for sm_100, none of it for the device's sm_90]
 // RUN: %expect-exit-1 %gpu-runner-hip-standin --no-cache --gpu-chip=gfx942 %s 2>&1 | FileCheck %s --check-prefix=CHIP -DERROR="hipErrorNoBinaryForGpu: no kernel image is available for execution on the device"
 // RUN: %expect-exit-1 env GPU_RUNNER_STANDIN_FAULTS=cuModuleLoadData:1:CUDA_ERROR_INVALID_IMAGE %gpu-runner-cuda-standin --no-cache %s 2>&1 | FileCheck %s --check-prefix=FAULT -DERROR="CUDA_ERROR_INVALID_IMAGE: device kernel image is invalid"
 // RUN: %expect-exit-1 env GPU_RUNNER_STANDIN_FAULTS=hipModuleLoadData:1:hipErrorInvalidImage %gpu-runner-hip-standin --no-cache %s 2>&1 | FileCheck %s --check-prefix=FAULT -DERROR="hipErrorInvalidImage: device kernel image is invalid"

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -102,6 +103,17 @@ TEST_CASE("a CUDA image is PTX, a cubin or a fatbin, or invalid", "[standin]") {
   CHECK(readCudaImage(newer.c_str(), 90, anything, info, log) ==
         Error::InvalidPtx);
   CHECK(log == "ptxas: the PTX targets sm_100, newer than the device's sm_90");
+  // PTX for an older chip is compiled for a newer one, unless it is for an
+  // architecture-specific target, which runs on that chip alone.
+  CHECK(readCudaImage(kPtx, 100, anything, info, log) == Error::Success);
+  std::string specific =
+      std::string(kPtx).replace(std::string(kPtx).find("sm_80"), 5, "sm_90a");
+  CHECK(readCudaImage(specific.c_str(), 90, anything, info, log) ==
+        Error::Success);
+  CHECK(readCudaImage(specific.c_str(), 100, anything, info, log) ==
+        Error::InvalidPtx);
+  CHECK(log == "ptxas: the PTX targets sm_90a, whose architecture-specific "
+               "features only that chip has, not the device's sm_100");
 
   const char garbage[] = "\x12\x34\x56\x78 nothing a driver loads";
   CHECK(readCudaImage(garbage, 90, anything, info, log) == Error::InvalidImage);
@@ -197,6 +209,54 @@ TEST_CASE("a cubin's parameters, from both kinds of records, checked "
   CHECK(large->paramsKnown);
   CHECK(large->paramSizes == std::vector<uint32_t>{8, 5000});
   CHECK(large->paramOffsets == std::vector<uint32_t>{0, 8});
+  // Records read past EIATTR_WMMA_USED (format 1), whose unused 16-bit field
+  // keeps the next record 4-byte aligned.
+  const KernelInfo *mma = info.find("mma");
+  REQUIRE(mma);
+  REQUIRE(cubin.find(std::string("\x01\x2b\x00\x00\x03", 5)) !=
+          std::string::npos);
+  CHECK(mma->paramsKnown);
+  CHECK(mma->paramSizes == std::vector<uint32_t>{8, 4});
+  CHECK(mma->paramOffsets == std::vector<uint32_t>{0, 8});
+  // Only `.entry` functions are kernels: not the `.func` that calls calls,
+  // nor the `.extern .func` vprintf, which the symbol table lists undefined.
+  std::vector<std::string> names;
+  for (const KernelInfo &kernel : info.kernels)
+    names.push_back(kernel.name);
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"calls", "large", "mma", "small"});
+
+  // The chip, from e_flags (ELF ABI version 8: the SM in bits 8-15, 0x8 for
+  // the architecture-specific variant): a cubin for sm_XY runs on the same
+  // major version with a minor of Y or more, an sm_90a one on sm_90 alone.
+  REQUIRE(static_cast<uint8_t>(cubin[8]) == 8);
+  auto withFlags = [&](uint32_t flags) {
+    std::string copy = cubin;
+    std::memcpy(&copy[0x30], &flags, 4);
+    return copy;
+  };
+  uint32_t flags = 0;
+  std::memcpy(&flags, &cubin[0x30], 4);
+  REQUIRE(((flags >> 8) & 0xff) == 90);
+  CHECK(readCudaImage(cubin.data(), 100, anything, info, log) ==
+        Error::NoBinaryForGpu);
+  CHECK(log ==
+        "the cubin is for sm_90, which does not run on the device's sm_100");
+  CHECK(readCudaImage(cubin.data(), 89, anything, info, log) ==
+        Error::NoBinaryForGpu);
+  std::string sm86 = withFlags((flags & ~0xff00u) | (86u << 8));
+  CHECK(readCudaImage(sm86.data(), 90, anything, info, log) ==
+        Error::NoBinaryForGpu);
+  CHECK(log ==
+        "the cubin is for sm_86, which does not run on the device's sm_90");
+  CHECK(readCudaImage(sm86.data(), 89, anything, info, log) == Error::Success);
+  std::string sm90a = withFlags(flags | 0x8);
+  CHECK(readCudaImage(sm90a.data(), 90, anything, info, log) == Error::Success);
+  CHECK(readCudaImage(sm90a.data(), 91, anything, info, log) ==
+        Error::NoBinaryForGpu);
+  CHECK(log ==
+        "the cubin is for sm_90a, which does not run on the device's sm_91");
+  CHECK(readCudaImage(cubin.data(), 91, anything, info, log) == Error::Success);
 
   // EIATTR_CBANK_PARAM_SIZE (format 3, attribute 0x19) that disagrees with
   // where the last parameter ends.

@@ -569,6 +569,64 @@ TEST_CASE("a kernel reaches device memory and nothing else",
   CHECK(shared.output.find("synchronize: 700\n") != std::string::npos);
 }
 
+TEST_CASE("masked loads, stores and gathers touch only their enabled lanes",
+          "[standin][kernels]") {
+  CUmodule module = loadKernels(inputPath("masked.ll"));
+  CUdeviceptr in = toDevice(std::vector<int32_t>{10, 11, 12, 13});
+  // Lanes 1 and 3 off: their host addresses are not reached, their stores
+  // not made, and the gather's lanes take the passthru value.
+  static int32_t hostValue = 17;
+  int32_t *host = &hostValue;
+  for (int32_t bits : {0x5, 0x0, 0x1}) {
+    CUdeviceptr out = toDevice(std::vector<int32_t>(8, 55));
+    REQUIRE(launch(getKernel(module, "masked"), 1, 1, 1, 1, 1, 1, 0,
+                   {&in, &out, &host, &bits}) == CUDA_SUCCESS);
+    REQUIRE(cuCtxSynchronize() == CUDA_SUCCESS);
+    std::vector<int32_t> expected(8, 55);
+    for (int lane = 0; lane < 4; ++lane) {
+      bool on = (bits >> lane) & 1;
+      if (on)
+        expected[lane] = 10 + lane;
+      expected[4 + lane] = on ? 10 + lane : 7;
+    }
+    INFO("mask " << bits);
+    CHECK(fromDevice<int32_t>(out, 8) == expected);
+    REQUIRE(cuMemFree(out) == CUDA_SUCCESS);
+  }
+  CUdeviceptr out = toDevice(std::vector<int32_t>(1, 55));
+  int32_t bits = 1;
+  REQUIRE(launch(getKernel(module, "scatter"), 1, 1, 1, 1, 1, 1, 0,
+                 {&out, &host, &bits}) == CUDA_SUCCESS);
+  REQUIRE(cuCtxSynchronize() == CUDA_SUCCESS);
+  CHECK(fromDevice<int32_t>(out, 1) == std::vector<int32_t>{5});
+  CHECK(hostValue == 17);
+  REQUIRE(cuMemFree(out) == CUDA_SUCCESS);
+  REQUIRE(cuMemFree(in) == CUDA_SUCCESS);
+}
+
+TEST_CASE("a masked scatter's enabled lane is checked (child)",
+          "[.standin-masked-scatter]") {
+  CUmodule module = loadKernels(inputPath("masked.ll"));
+  CUdeviceptr out = toDevice(std::vector<int32_t>(1, 55));
+  static int32_t hostValue = 17;
+  int32_t *host = &hostValue;
+  int32_t bits = 3;
+  REQUIRE(launch(getKernel(module, "scatter"), 1, 1, 1, 1, 1, 1, 0,
+                 {&out, &host, &bits}) == CUDA_SUCCESS);
+  std::printf("synchronize: %d\n", cuCtxSynchronize());
+  std::printf("host value: %d\n", hostValue);
+}
+
+TEST_CASE("a masked scatter to host memory is an illegal address",
+          "[standin][kernels]") {
+  SelfRun run = runHiddenTest("[.standin-masked-scatter]");
+  INFO(run.output);
+  CHECK(run.output.find("kernel 'scatter', block (0, 0, 0), thread (0, 0, "
+                        "0): a write of 4 bytes at 0x") != std::string::npos);
+  CHECK(run.output.find("synchronize: 700\nhost value: 17\n") !=
+        std::string::npos);
+}
+
 TEST_CASE("a deadlock is reported, not hung on", "[standin][kernels]") {
   SelfRun run = runHiddenTest("[.standin-deadlock]");
   INFO(run.output);
