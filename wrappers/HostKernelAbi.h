@@ -82,6 +82,21 @@ constexpr int64_t kHostSharedMemoryAlignment = 16;
 /// it from llvm.trap by it and says that unreachable code was reached.
 constexpr uint8_t kUnreachableTrapKind = 0x75;
 
+/// The function attribute (an LLVM string attribute, set through the LLVM
+/// dialect's `passthrough`) that marks the host copies of a gpu.module's
+/// functions: code generation puts a margin on each side of their static
+/// allocas (a GPU thread's private memory), fills it with
+/// kHostPrivateMemoryPattern, and compares it before each return, calling
+/// mgpuHostPrivateMemoryOutOfBounds if a store changed it. The function's
+/// first arguments are the implicit ones of the host kernel lowering (the
+/// context, then the thread and block ids).
+constexpr const char *kHostPrivateMemoryGuardAttr = "gpu-runner-private-memory";
+/// The bytes of each margin, at least; more when the alloca is aligned to
+/// more.
+constexpr int64_t kHostPrivateMemoryMarginBytes = 16;
+/// The byte each margin holds.
+constexpr uint8_t kHostPrivateMemoryPattern = 0xa5;
+
 } // namespace gpu_runner
 
 #endif // GPU_RUNNER_WRAPPERS_HOSTKERNELABI_H

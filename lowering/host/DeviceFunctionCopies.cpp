@@ -10,6 +10,7 @@
 #include "lowering/host/HostKernelSteps.h"
 
 #include "lowering/host/HostMma.h"
+#include "wrappers/HostKernelAbi.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -205,6 +206,12 @@ LogicalResult copyFunction(HostKernelModule &module,
 
   if (isKernel)
     copy->setAttr(kKernelCopyAttrName, UnitAttr::get(context));
+  // Its private memory gets margins that code generation compares
+  // (HostKernelAbi.h), so that a store out of bounds is an error.
+  copy->setAttr("passthrough",
+                b.getArrayAttr({b.getArrayAttr(
+                    {b.getStringAttr(kHostPrivateMemoryGuardAttr),
+                     b.getStringAttr("true")})}));
   return success();
 }
 

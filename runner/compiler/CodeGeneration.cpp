@@ -118,6 +118,7 @@ llvm::Expected<std::string> compileModule(llvm::Module &module,
   defineInitializerFunction(module, "llvm.global_ctors", kInitFunctionName);
   defineInitializerFunction(module, "llvm.global_dtors", kFiniFunctionName);
   trapAtUnreachable(module);
+  guardPrivateMemory(module);
   // Frames larger than a page touch each page on the way down, so that a
   // kernel whose private memory overflows a fiber's stack faults on the
   // guard page below it (which the host backend reports) rather than

@@ -190,6 +190,17 @@ llvm::Expected<std::string> compileModule(llvm::Module &module,
                                           mlir::TimingScope &timing);
 
 //===----------------------------------------------------------------------===//
+// PrivateMemoryGuards.cpp
+//===----------------------------------------------------------------------===//
+
+/// Puts a margin holding a pattern on each side of the static allocas of
+/// the functions marked kHostPrivateMemoryGuardAttr (a GPU thread's private
+/// memory on the host backend), compared before each return: a store just
+/// out of bounds of one is reported at the kernel's launch. Before
+/// optimization, so that the checks of arrays the optimizer resolves fold.
+void guardPrivateMemory(llvm::Module &module);
+
+//===----------------------------------------------------------------------===//
 // CodeGenerationDiagnostics.cpp
 //===----------------------------------------------------------------------===//
 

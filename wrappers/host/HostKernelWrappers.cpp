@@ -64,6 +64,27 @@ std::string describeThread(int64_t threadX, int64_t threadY, int64_t threadZ,
          formatIds(block) + ", thread " + formatIds(thread);
 }
 
+/// The bytes in [begin, end) that do not hold the private memory margins'
+/// pattern, as offsets from `origin` ("bytes 4 to 1", "byte 0"), or empty.
+std::string describeChangedBytes(const char *begin, const char *end,
+                                 const char *origin, bool before) {
+  const char *first = nullptr;
+  const char *last = nullptr;
+  for (const char *p = begin; p < end; ++p)
+    if (static_cast<unsigned char>(*p) != kHostPrivateMemoryPattern) {
+      if (!first)
+        first = p;
+      last = p;
+    }
+  if (!first)
+    return "";
+  size_t from = before ? origin - first : first - origin;
+  size_t to = before ? origin - last : last - origin;
+  if (from == to)
+    return "byte " + std::to_string(from);
+  return "bytes " + std::to_string(from) + " to " + std::to_string(to);
+}
+
 /// The JIT'd program's abort(), which a failed cf.assert lowered by upstream
 /// (in input already in the LLVM dialect) calls once it has printed its
 /// message: an error with status 1 that says where it happened, instead of
@@ -226,6 +247,34 @@ void mgpuHostCheckAccessAt(intptr_t address, int64_t bytes, int32_t isStore,
           " in " +
           describeThread(threadX, threadY, threadZ, blockX, blockY, blockZ) +
           ": " + status.message());
+}
+
+void mgpuHostPrivateMemoryOutOfBounds(const char *array, int64_t bytes,
+                                      int64_t marginBytes, int64_t threadX,
+                                      int64_t threadY, int64_t threadZ,
+                                      int64_t blockX, int64_t blockY,
+                                      int64_t blockZ) {
+  const RunningKernel &kernel = runningKernel();
+  const char *end = array + bytes;
+  std::string changed;
+  std::string before =
+      describeChangedBytes(array - marginBytes, array, array, true);
+  if (!before.empty())
+    changed = before + " before the start";
+  std::string after = describeChangedBytes(end, end + marginBytes, end, false);
+  if (!after.empty())
+    changed += (changed.empty() ? "" : " and ") + after + " past the end";
+  int64_t thread[3] = {threadX, threadY, threadZ};
+  int64_t block[3] = {blockX, blockY, blockZ};
+  reportFatalError(
+      kernel.launchLoc ? kernel.launchLoc : "gpu.launch_func",
+      "kernel '" + std::string(kernel.name ? kernel.name : "(unknown)") +
+          "': private memory written out of bounds in block " +
+          formatIds(block) + ", thread " + formatIds(thread) +
+          ": a store changed " + changed + " of an array of " +
+          std::to_string(bytes) +
+          " bytes on the thread's stack; run with --check-bounds to find "
+          "the store");
 }
 
 } // extern "C"
