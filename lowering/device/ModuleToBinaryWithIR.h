@@ -12,9 +12,9 @@
 //
 // On both pipelines, an error of LLVM's while it links and compiles a
 // module (what the code generator cannot select, workgroup memory past the
-// chip's limit) becomes an error at the gpu.module, with LLVM's message: the target's LLVMContext gets a
-// handler of ours, where LLVM's default one prints the message and calls
-// exit(1) on the compiling thread.
+// chip's limit) becomes an error at the gpu.module, with LLVM's message: the
+// target's LLVMContext gets a handler of ours, where LLVM's default one prints
+// the message and calls exit(1) on the compiling thread.
 //
 //===----------------------------------------------------------------------===//
 

@@ -150,11 +150,11 @@ void guardFunction(llvm::Function &function, llvm::FunctionCallee report) {
       llvm::Instruction *failed =
           llvm::SplitBlockAndInsertIfThen(changed, ret, true, unlikely);
       builder.SetInsertPoint(failed);
-      builder.CreateCall(
-          report, {array.array, builder.getInt64(array.bytes),
-                   builder.getInt64(array.margin), function.getArg(1),
-                   function.getArg(2), function.getArg(3), function.getArg(4),
-                   function.getArg(5), function.getArg(6)});
+      builder.CreateCall(report, {array.array, builder.getInt64(array.bytes),
+                                  builder.getInt64(array.margin),
+                                  function.getArg(1), function.getArg(2),
+                                  function.getArg(3), function.getArg(4),
+                                  function.getArg(5), function.getArg(6)});
     }
 }
 
