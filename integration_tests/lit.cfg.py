@@ -65,7 +65,12 @@ if not lit.util.pythonize_bool(getattr(config, "gpu_runner_llvm_static", "ON")):
 # Compiled programs are cached in the build folder for one run of the
 # suite, so that each run compiles afresh and nothing is left in the user's
 # cache folder; the cache's own tests choose their folders.
-cache_dir = os.path.join(config.test_exec_root, "compile-cache")
+# A lit run inside a test of this suite (integration_tests/docs/) names a
+# folder of its own, so that it does not empty the one the outer run's
+# tests are using.
+cache_dir = os.path.join(
+    config.test_exec_root,
+    os.environ.get("GPU_RUNNER_LIT_CACHE_NAME", "compile-cache"))
 shutil.rmtree(cache_dir, ignore_errors=True)
 config.environment["GPU_RUNNER_CACHE_DIR"] = cache_dir
 
@@ -78,6 +83,12 @@ config.substitutions.append(
 config.substitutions.append(("%system-python", "/usr/bin/python3"))
 config.substitutions.append(
     ("%gpu-runner-source-dir", os.path.dirname(config.test_source_root)))
+# The docs' commands name build/: they can run where that is the build
+# under test (not build-sanitize/, say).
+if os.path.realpath(os.path.join(os.path.dirname(config.test_source_root),
+                                 "build")) == \
+        os.path.realpath(os.path.dirname(tools)):
+    config.available_features.add("build-folder-of-docs")
 if shutil.which("gnuplot"):
     config.available_features.add("gnuplot")
 # NumPy, for the round trip of --input and --output through NumPy itself:
