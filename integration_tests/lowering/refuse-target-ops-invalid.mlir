@@ -36,3 +36,32 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Neither GPU has 128-bit floating point: arithmetic, math and conversions
+// on f128 would need library functions no device library defines. Moving
+// its bits is fine.
+gpu.module @kernels {
+  gpu.func @wide(%x: f128, %c: i1, %m: memref<2xf128>) kernel {
+    %k = arith.constant 1.0 : f128
+    %s = arith.select %c, %x, %k : f128
+    %c0 = arith.constant 0 : index
+    memref.store %s, %m[%c0] : memref<2xf128>
+    // ROCDL: refuse-target-ops-invalid.mlir:[[# @LINE + 2]]:10: error: 'math.atan2' on f128 cannot be compiled for AMD GPUs: they have no 128-bit floating point, and their device libraries no functions for it; compute in f64, or run the program with gpu-runner-host
+    // expected-error @below {{'math.atan2' on f128 cannot be compiled for NVIDIA GPUs: they have no 128-bit floating point, and their device libraries no functions for it; compute in f64, or run the program with gpu-runner-host}}
+    %a = math.atan2 %s, %k : f128
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @narrow(%x: vector<2xf128>) kernel {
+    // ROCDL: refuse-target-ops-invalid.mlir:[[# @LINE + 2]]:10: error: 'arith.truncf' on f128 cannot be compiled for AMD GPUs
+    // expected-error @below {{'arith.truncf' on f128 cannot be compiled for NVIDIA GPUs}}
+    %t = arith.truncf %x : vector<2xf128> to vector<2xf64>
+    gpu.return
+  }
+}

@@ -7,7 +7,10 @@
 #include "lowering/Passes.h"
 #include "lowering/host/HostMma.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/TypeUtilities.h"
 
 namespace gpu_runner {
 #define GEN_PASS_DEF_REFUSETARGETOPS
@@ -43,6 +46,20 @@ std::string getNvvmReason(Operation *op) {
   return "";
 }
 
+/// Whether `op` computes with f128: arithmetic or math on it, or a
+/// conversion from or to it. Neither GPU has 128-bit floating point, so
+/// their code generators would call library functions (__addtf3 and the
+/// like) that no device library defines, and fail with no location. Moving
+/// the bits (a constant, a select, a bitcast) needs none.
+bool computesWithF128(Operation *op) {
+  if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+      isa<arith::ConstantOp, arith::SelectOp, arith::BitcastOp>(op))
+    return false;
+  auto isF128 = [](Type type) { return getElementTypeOrSelf(type).isF128(); };
+  return llvm::any_of(op->getOperandTypes(), isF128) ||
+         llvm::any_of(op->getResultTypes(), isF128);
+}
+
 class RefuseTargetOpsPass
     : public impl::RefuseTargetOpsBase<RefuseTargetOpsPass> {
 public:
@@ -57,6 +74,15 @@ public:
                            "thread block clusters (a CUDA feature of sm_90 "
                            "and newer); compute the block's position from "
                            "gpu.block_id instead";
+        return WalkResult::interrupt();
+      }
+      if (computesWithF128(op)) {
+        op->emitError() << "'" << op->getName() << "' on f128 cannot be "
+                        << "compiled for " << (nvvm ? "NVIDIA" : "AMD")
+                        << " GPUs: they have no 128-bit floating point, and "
+                           "their device libraries no functions for it; "
+                           "compute in f64, or run the program with "
+                           "gpu-runner-host";
         return WalkResult::interrupt();
       }
       if (!isMmaOp(op))
