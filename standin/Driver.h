@@ -115,6 +115,8 @@ enum class HandleKind : uintptr_t {
   Function = 5
 };
 
+class Call;
+
 class Driver {
 public:
   /// The process's driver, made on first use from the environment. A bad
@@ -217,6 +219,11 @@ public:
   /// says why it cannot.
   Error attachKernelIR(void *handle, const void *bitcode, uint64_t bytes,
                        std::string &message);
+  /// `gpuRunnerStandinModuleAttachIR` of either vendor: its arguments
+  /// checked, the IR attached, why it was not written to `log` (up to
+  /// `logBytes`) and to the trace line `call`.
+  Error attachKernelIR(Call &call, void *module, const void *bitcode,
+                       size_t bytes, char *log, size_t logBytes);
   /// Checks a launch against the device's and the function's limits and
   /// its arguments (`why` names what is wrong), then enqueues it on the
   /// stream if the module has its kernels' IR, else refuses it:

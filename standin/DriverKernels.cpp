@@ -20,6 +20,22 @@
 namespace gpu_runner {
 namespace standin {
 
+Error Driver::attachKernelIR(Call &call, void *module, const void *bitcode,
+                             size_t bytes, char *log, size_t logBytes) {
+  std::string message;
+  Error error = Error::InvalidValue;
+  if (!bitcode || !bytes || !canRead(bitcode, bytes) ||
+      (logBytes && !canRead(log, logBytes)))
+    message = "the bitcode or the log cannot be read";
+  else
+    error = attachKernelIR(module, bitcode, bytes, message);
+  if (log && logBytes)
+    std::snprintf(log, logBytes, "%s", message.c_str());
+  if (!message.empty())
+    call.out("why", message);
+  return error;
+}
+
 Error Driver::attachKernelIR(void *handle, const void *bitcode, uint64_t bytes,
                              std::string &message) {
   ImageInfo image;

@@ -171,16 +171,6 @@ int gpuRunnerStandinModuleAttachIR(void *module, const void *bitcode,
   Call call("gpuRunnerStandinModuleAttachIR");
   call.argHandle("module", HandleKind::Module, module).arg("bytes", bytes);
   ENTER(call, Context);
-  std::string message;
-  Error error = Error::InvalidValue;
-  if (!bitcode || !bytes || !driver().canRead(bitcode, bytes) ||
-      (logBytes && !driver().canRead(log, logBytes)))
-    message = "the bitcode or the log cannot be read";
-  else
-    error = driver().attachKernelIR(module, bitcode, bytes, message);
-  if (log && logBytes)
-    std::snprintf(log, logBytes, "%s", message.c_str());
-  if (!message.empty())
-    call.out("why", message);
-  return finish(call, error);
+  return finish(call, driver().attachKernelIR(call, module, bitcode, bytes, log,
+                                              logBytes));
 }
