@@ -7,9 +7,9 @@
 #include "lowering/checks/CheckLaunchSizes.h"
 #include "lowering/device/MathToOcml.h"
 #include "lowering/device/ModuleToBinaryWithIR.h"
-#include "lowering/device/ShuffleToNVVM.h"
+#include "lowering/device/Shuffles.h"
 #include "lowering/device/Targets.h"
-#include "lowering/device/WorkgroupMemoryToNVVM.h"
+#include "lowering/device/WorkgroupMemory.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -111,7 +111,8 @@ void registerPipelinePasses() {
   registerCheckLaunchSizes();
   registerExpandArith();
   registerShuffleToNVVM();
-  registerWorkgroupMemoryToNVVM();
+  registerShuffleToROCDL();
+  registerWorkgroupMemory();
   registerMathToOcml();
   registerModuleToBinaryWithIR();
   PassPipelineRegistration<>(
@@ -229,6 +230,11 @@ void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
       /*subgroupSize=*/getAmdgpuWaveSize(options.gpuChip),
       /*shuffleBitwidth=*/32,
       /*lowerSubgroupId=*/true}));
+  // Shuffles, which upstream's ROCDL lowering calls valid where the
+  // dialect does not, after the reductions that make them.
+  kernels.addPass(createShuffleToROCDL(getAmdgpuWaveSize(options.gpuChip)));
+  // The dynamic shared memory's size, which upstream's gives as 0.
+  kernels.addPass(createDynamicSharedSizeToROCDL());
   addKernelDialectPasses(kernels);
   // Before convert-gpu-to-rocdl, whose math lowering makes LLVM intrinsics
   // that the AMDGPU code generator cannot compile (MathToOcml.cpp).
