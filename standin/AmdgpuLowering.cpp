@@ -46,6 +46,20 @@ bool isAmdgpuModule(const Module &module) {
   return module.getTargetTriple().isAMDGPU();
 }
 
+uint32_t getAmdgpuWaveSize(const Function &function) {
+  StringRef features =
+      function.getFnAttribute("target-features").getValueAsString();
+  if (features.contains("+wavefrontsize64"))
+    return 64;
+  if (features.contains("+wavefrontsize32"))
+    return 32;
+  // gfx900 to gfx950 are GFX9; gfx1010 and later, GFX10 and later.
+  StringRef chip = function.getFnAttribute("target-cpu").getValueAsString();
+  if (chip.consume_front("gfx") && chip.size() >= 4)
+    return 32;
+  return 64;
+}
+
 //===----------------------------------------------------------------------===//
 // The module made fit for the shared steps.
 //===----------------------------------------------------------------------===//
@@ -142,7 +156,8 @@ class AmdgpuCallLowering {
 public:
   AmdgpuCallLowering(CallBase &call, const LoweringContext &lc)
       : call(call), lc(lc), b(&call), ctx(call.getFunction()->getArg(0)),
-        i32(b.getInt32Ty()), i64(b.getInt64Ty()) {}
+        i32(b.getInt32Ty()), i64(b.getInt64Ty()),
+        waveSize(getAmdgpuWaveSize(*call.getFunction())) {}
 
   bool lower(StringRef name, std::string &why);
 
@@ -179,6 +194,9 @@ private:
   /// work-items form its waves in the order of their flattened id, x
   /// fastest), as a 64-bit mask.
   Value *lanesBelow();
+  /// A cross-lane instruction: the runtime's wave op on `value` (at most
+  /// 64 bits, of any type) and `operand`, its result of the call's type.
+  Value *waveOp(WaveOp op, Value *value, Value *operand);
   bool lowerTableRead(StringRef name, std::string &why);
 
   CallBase &call;
@@ -186,6 +204,7 @@ private:
   IRBuilder<> b;
   Value *ctx;
   Type *i32, *i64;
+  uint32_t waveSize;
 };
 
 Value *AmdgpuCallLowering::lanesBelow() {
@@ -195,8 +214,32 @@ Value *AmdgpuCallLowering::lanesBelow() {
           reg(kNtidX),
           b.CreateAdd(reg(kTidY), b.CreateMul(reg(kNtidY), reg(kTidZ)))));
   Value *lane =
-      b.CreateZExt(b.CreateAnd(linear, b.getInt32(kAmdgpuWaveSize - 1)), i64);
+      b.CreateZExt(b.CreateAnd(linear, b.getInt32(waveSize - 1)), i64);
   return b.CreateSub(b.CreateShl(b.getInt64(1), lane), b.getInt64(1));
+}
+
+Value *AmdgpuCallLowering::waveOp(WaveOp op, Value *value, Value *operand) {
+  Type *type = value->getType();
+  unsigned bits = type->isPointerTy()
+                      ? 64
+                      : static_cast<unsigned>(type->getPrimitiveSizeInBits());
+  if (bits == 0 || bits > 64)
+    return nullptr;
+  Value *wide = nullptr;
+  if (type->isPointerTy())
+    wide = b.CreatePtrToInt(value, i64);
+  else
+    wide = b.CreateZExt(b.CreateBitCast(value, b.getIntNTy(bits)), i64);
+  Value *result =
+      runtime("wave", i64,
+              {ctx, b.getInt32(op), wide, operand,
+               siteValue(call.getCalledFunction()->getName().str())});
+  Type *resultType = call.getType();
+  if (resultType->isPointerTy())
+    return b.CreateIntToPtr(result, resultType);
+  auto resultBits = static_cast<unsigned>(resultType->getPrimitiveSizeInBits());
+  return b.CreateBitCast(b.CreateTrunc(result, b.getIntNTy(resultBits)),
+                         resultType);
 }
 
 /// One field of a table the kernel reads through a pointer an intrinsic
@@ -243,7 +286,9 @@ bool AmdgpuCallLowering::lowerTableRead(StringRef name, std::string &why) {
                           return bb.CreateMul(reg(bb, ntid), reg(bb, nctaid));
                         }});
     }
-    tableBytes = 24;
+    // group_segment_size: the work-group's LDS, static and dynamic.
+    fields.push_back({28, 4, sized(kTotalSmemSize, 32)});
+    tableBytes = 32;
   } else {
     auto *version = mdconst::extract_or_null<ConstantInt>(
         lc.module->getModuleFlag("amdhsa_code_object_version"));
@@ -375,8 +420,43 @@ bool AmdgpuCallLowering::lower(StringRef name, std::string &why) {
     }
   if (rest == "dispatch.ptr" || rest == "implicitarg.ptr")
     return lowerTableRead(name, why);
+  if (rest == "groupstaticsize") {
+    // The kernel's static LDS: the block's shared memory before the
+    // launch's dynamic part.
+    replace(b.CreateSub(reg(kTotalSmemSize), reg(kDynamicSmemSize)));
+    return true;
+  }
   if (rest == "wavefrontsize") {
-    replace(b.getInt32(kAmdgpuWaveSize));
+    replace(b.getInt32(waveSize));
+    return true;
+  }
+  // The cross-lane instructions, among the lanes of the wave that execute
+  // them together (BlockCollectives.cpp).
+  std::optional<WaveOp> wave;
+  Value *operand = b.getInt32(0);
+  if (rest == "ds.bpermute") {
+    // (byte address, value): the value of the lane the address names.
+    wave = kWaveBpermute;
+    operand = arg(0);
+  } else if (rest.starts_with("readlane")) {
+    wave = kWaveReadlane;
+    operand = arg(1);
+  } else if (rest.starts_with("readfirstlane")) {
+    wave = kWaveFirstLane;
+  } else if (rest.starts_with("ballot")) {
+    wave = kWaveBallot;
+  }
+  if (wave) {
+    Value *value = *wave == kWaveBpermute ? arg(1) : arg(0);
+    if (*wave == kWaveBallot)
+      value = b.CreateZExt(value, i32);
+    Value *result = waveOp(*wave, value, operand);
+    if (!result) {
+      why = "on a value of more than 64 bits is not implemented by the HIP "
+            "stand-in";
+      return false;
+    }
+    replace(result);
     return true;
   }
   if (rest == "mbcnt.lo" || rest == "mbcnt.hi") {

@@ -45,6 +45,8 @@ const char *describeKind(WarpOpKind kind) {
     return "bar.warp.sync";
   case WarpOpKind::Wmma:
     return "wmma.mma.sync";
+  case WarpOpKind::Wave:
+    return "a cross-lane instruction";
   }
   return "a warp-collective instruction";
 }
@@ -77,7 +79,7 @@ uint32_t BlockThreads::barrier(ThreadSlot &slot, uint32_t id, uint32_t count,
   // [...] When specifying a thread count, the value must be a multiple of
   // the warp size. Note that a non-zero thread count is required for
   // barrier{.cta}.arrive."
-  if (id > 15 || count % kWarpSize != 0 || count > threadCount + kWarpSize ||
+  if (id > 15 || count % warpSize != 0 || count > threadCount + warpSize ||
       ((flags & kBarrierArrive) && count == 0)) {
     misuse("thread " + threadName(slot.linear) + " of " + where() +
            " executes barrier " + std::to_string(id) + " with thread count " +
@@ -108,7 +110,7 @@ uint32_t BlockThreads::barrier(ThreadSlot &slot, uint32_t id, uint32_t count,
     else
       bar.reduction |= value;
   }
-  ++bar.warpArrivals[slot.linear / kWarpSize];
+  ++bar.warpArrivals[slot.linear / warpSize];
   if (flags & kBarrierArrive) {
     // barrier.arrive "does not cause any waiting by the executing threads".
     checkBarrier(id, slot.linear);
@@ -146,7 +148,7 @@ void BlockThreads::checkBarrier(uint32_t id, uint32_t arriving) {
       if (bar.warpArrivals[warp] > 0 &&
           bar.warpArrivals[warp] >= liveLanes(warp))
         ++warps;
-    if (uint64_t(warps) * kWarpSize < bar.count)
+    if (uint64_t(warps) * warpSize < bar.count)
       return;
   }
   // .aligned: "all threads in the warp must execute the same barrier
@@ -157,11 +159,11 @@ void BlockThreads::checkBarrier(uint32_t id, uint32_t arriving) {
     if (slot.state != ThreadState::AtBarrier || slot.barrierId != id ||
         !(slot.barrierFlags & kBarrierAligned))
       continue;
-    uint32_t &seen = warpSites[i / kWarpSize];
+    uint32_t &seen = warpSites[i / warpSize];
     if (seen == UINT32_MAX) {
       seen = slot.site;
     } else if (seen != slot.site) {
-      misuse("the threads of warp " + std::to_string(i / kWarpSize) + " of " +
+      misuse("the threads of warp " + std::to_string(i / warpSize) + " of " +
              where() + " reach barrier " + std::to_string(id) +
              " at different instructions (" + describeSite(seen) + " and " +
              describeSite(slot.site) +
@@ -186,7 +188,7 @@ void BlockThreads::checkBarrier(uint32_t id, uint32_t arriving) {
 }
 
 //===----------------------------------------------------------------------===//
-// Warp-collective instructions.
+// Warp-collective instructions: the PTX ISA's, of warps of kWarpSize lanes.
 //===----------------------------------------------------------------------===//
 
 uint64_t BlockThreads::warpOp(ThreadSlot &slot, WarpOpKind kind,
@@ -264,6 +266,8 @@ void BlockThreads::completeWarpOp(uint32_t warp, uint32_t key, uint32_t group) {
     return;
   case WarpOpKind::Wmma:
     return completeWmma(warp, group);
+  case WarpOpKind::Wave:
+    return;
   }
 }
 
@@ -491,33 +495,171 @@ bool BlockThreads::completeActiveMasks() {
   // mask of all currently active threads in the calling warp." The stand-in
   // has no program counter to compare: the lanes active together are those
   // that reach the same call site before the block can go no further.
+  //
+  // So are the lanes that execute an AMDGPU cross-lane instruction
+  // together, those the wave's EXEC mask holds, with one more rule. A wave
+  // runs the two sides of a branch one after the other and then goes on
+  // with all its lanes together, so lanes waiting past the join for others
+  // still inside the branch must not complete without them. Of a wave's
+  // sites, only the one first in the code (the lowest site number: the
+  // rewrite numbers a function's calls in block order, the order of the
+  // structured control flow the gpu dialect's lowerings make) completes;
+  // its lanes go on, and the others complete with them later.
   bool completed = false;
   for (uint32_t warp = 0; warp < warpCount; ++warp) {
-    for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
-      uint32_t linear = warp * kWarpSize + lane;
+    uint32_t firstWaveSite = UINT32_MAX;
+    for (uint32_t lane = 0; lane < warpSize; ++lane) {
+      uint32_t linear = warp * warpSize + lane;
+      if (linear < threadCount && slots[linear]->state == ThreadState::AtWaveOp)
+        firstWaveSite = std::min(firstWaveSite, slots[linear]->site);
+    }
+    for (uint32_t lane = 0; lane < warpSize; ++lane) {
+      uint32_t linear = warp * warpSize + lane;
       if (linear >= threadCount)
         break;
       ThreadSlot &leader = *slots[linear];
-      if (leader.state != ThreadState::AtActiveMask)
+      if (leader.state != ThreadState::AtActiveMask &&
+          (leader.state != ThreadState::AtWaveOp ||
+           leader.site != firstWaveSite))
         continue;
-      uint32_t mask = 0;
-      for (uint32_t other = lane; other < kWarpSize; ++other) {
-        uint32_t o = warp * kWarpSize + other;
-        if (o < threadCount && slots[o]->state == ThreadState::AtActiveMask &&
+      uint64_t mask = 0;
+      for (uint32_t other = lane; other < warpSize; ++other) {
+        uint32_t o = warp * warpSize + other;
+        if (o < threadCount && slots[o]->state == leader.state &&
             slots[o]->site == leader.site)
-          mask |= 1u << other;
-      }
-      for (uint32_t other = lane; other < kWarpSize; ++other) {
-        if (!(mask >> other & 1))
-          continue;
-        ThreadSlot &slot = *slots[warp * kWarpSize + other];
-        slot.result = mask;
-        wake(warp * kWarpSize + other, UINT32_MAX);
+          mask |= uint64_t(1) << other;
       }
       completed = true;
+      if (leader.state == ThreadState::AtWaveOp) {
+        completeWaveOp(warp, mask, UINT32_MAX);
+        if (grid->failed.load(std::memory_order_relaxed))
+          return true;
+        continue;
+      }
+      for (uint32_t other = lane; other < warpSize; ++other) {
+        if (!(mask >> other & 1))
+          continue;
+        ThreadSlot &slot = *slots[warp * warpSize + other];
+        slot.result = mask;
+        wake(warp * warpSize + other, UINT32_MAX);
+      }
     }
   }
   return completed;
+}
+
+//===----------------------------------------------------------------------===//
+// AMDGPU's cross-lane instructions, in waves of warpSize lanes.
+//===----------------------------------------------------------------------===//
+
+uint64_t BlockThreads::waveOp(ThreadSlot &slot, uint32_t op, uint32_t site) {
+  if (loopMode) {
+    misuse("thread " + threadName(loopNext - 1) + " of " + where() +
+           " reached a cross-lane instruction at " + describeSite(site) +
+           ", which the stand-in did not expect of this kernel");
+    abandonThread(slot);
+  }
+  slot.key = makeKey(WarpOpKind::Wave, op);
+  slot.site = site;
+  slot.state = ThreadState::AtWaveOp;
+  checkWaveOp(slot.linear / warpSize, slot.linear);
+  if (slot.state != ThreadState::Runnable)
+    suspend(slot);
+  if (grid->failed.load(std::memory_order_relaxed))
+    abandonThread(slot);
+  return slot.result;
+}
+
+void BlockThreads::checkWaveOp(uint32_t warp, uint32_t arriving) {
+  // Every non-exited lane of the wave at the same instruction: no lane can
+  // join them later, so they complete now, as they would once the block
+  // can go no further (completeActiveMasks).
+  uint64_t group = 0;
+  uint32_t site = UINT32_MAX;
+  for (uint32_t lane = 0; lane < warpSize; ++lane) {
+    uint32_t linear = warp * warpSize + lane;
+    if (!isLive(linear))
+      continue;
+    const ThreadSlot &slot = *slots[linear];
+    if (slot.state != ThreadState::AtWaveOp)
+      return;
+    if (site == UINT32_MAX)
+      site = slot.site;
+    else if (slot.site != site)
+      return;
+    group |= uint64_t(1) << lane;
+  }
+  if (group != 0)
+    completeWaveOp(warp, group, arriving);
+}
+
+void BlockThreads::completeWaveOp(uint32_t warp, uint64_t group,
+                                  uint32_t arriving) {
+  auto lanes = [&](uint32_t lane) -> ThreadSlot & {
+    return *slots[warp * warpSize + lane];
+  };
+  uint32_t first = 0;
+  while (!(group >> first & 1))
+    ++first;
+  const ThreadSlot &leader = lanes(first);
+  uint32_t op = keyQualifiers(leader.key);
+  // A source lane that does not execute the instruction: on a GPU it is
+  // not active, and what the lane reads is undefined for the gpu dialect's
+  // ops that come to these (gpu.shuffle, gpu.subgroup_broadcast).
+  auto readsInactive = [&](const ThreadSlot &slot, uint32_t source,
+                           const char *instruction) {
+    uint32_t linear = warp * warpSize + source;
+    std::string why = linear >= threadCount ? "which the block does not have"
+                      : !isLive(linear)     ? "which has exited"
+                                            : "which does not take part";
+    misuse("lane " + std::to_string(slot.linear % warpSize) + " (thread " +
+           threadName(slot.linear) + ") of " + where() + " reads lane " +
+           std::to_string(source) + " with " + instruction + " at " +
+           describeSite(slot.site) + ", " + why +
+           ": the value it reads is undefined (the ISA's " + instruction +
+           " reads an inactive lane as 0, or as what its register last "
+           "held)");
+  };
+  uint64_t ballot = 0;
+  for (uint32_t lane = 0; lane < warpSize; ++lane)
+    if ((group >> lane & 1) && lanes(lane).a != 0)
+      ballot |= uint64_t(1) << lane;
+  for (uint32_t lane = 0; lane < warpSize; ++lane) {
+    if (!(group >> lane & 1))
+      continue;
+    ThreadSlot &slot = lanes(lane);
+    switch (op) {
+    case kWaveBpermute: {
+      // DS_BPERMUTE_B32: "the address is the lane's byte address": bits
+      // 7:2 in a wave of 64, 6:2 in one of 32 (the rest wrap around).
+      uint32_t source = (slot.b >> 2) & (warpSize - 1);
+      if (!(group >> source & 1))
+        return readsInactive(slot, source, "ds_bpermute");
+      slot.result = static_cast<uint32_t>(lanes(source).a);
+      break;
+    }
+    case kWaveReadlane: {
+      // V_READLANE_B32: the lane select's bits 5:0 (wave 64) or 4:0.
+      uint32_t source = slot.b & (warpSize - 1);
+      if (!(group >> source & 1))
+        return readsInactive(slot, source, "v_readlane");
+      slot.result = lanes(source).a;
+      break;
+    }
+    case kWaveFirstLane:
+      // V_READFIRSTLANE_B32: the value of the lowest active lane.
+      slot.result = leader.a;
+      break;
+    default:
+      // llvm.amdgcn.ballot: a bit for each active lane whose condition
+      // holds; inactive lanes give 0.
+      slot.result = ballot;
+      break;
+    }
+  }
+  for (uint32_t lane = 0; lane < warpSize; ++lane)
+    if (group >> lane & 1)
+      wake(warp * warpSize + lane, arriving);
 }
 
 void BlockThreads::reportDeadlock() {

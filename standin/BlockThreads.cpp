@@ -246,8 +246,8 @@ void BlockThreads::setThread(ThreadContext &context, uint32_t linear) {
   // returns the thread's lane within the warp"; warps are made of
   // consecutive linear thread ids (CUDA C++ Programming Guide, "SIMT
   // Architecture").
-  r[kLaneId] = linear % kWarpSize;
-  r[kWarpId] = linear / kWarpSize;
+  r[kLaneId] = linear % warpSize;
+  r[kWarpId] = linear / warpSize;
 }
 
 //===----------------------------------------------------------------------===//
@@ -264,7 +264,8 @@ void BlockThreads::run(GridRun &run, uint64_t index) {
   blockId[2] =
       static_cast<uint32_t>(index / (uint64_t(run.grid[0]) * run.grid[1]));
   threadCount = blockDim[0] * blockDim[1] * blockDim[2];
-  warpCount = (threadCount + kWarpSize - 1) / kWarpSize;
+  warpSize = run.kernel->warpSize;
+  warpCount = (threadCount + warpSize - 1) / warpSize;
   loopMode = !run.kernel->needsFibers;
   loopNext = 0;
   endedCount = 0;
@@ -395,8 +396,8 @@ bool BlockThreads::isLive(uint32_t linear) const {
 
 uint32_t BlockThreads::liveLanes(uint32_t warp) const {
   uint32_t count = 0;
-  for (uint32_t lane = 0; lane < kWarpSize; ++lane)
-    count += isLive(warp * kWarpSize + lane);
+  for (uint32_t lane = 0; lane < warpSize; ++lane)
+    count += isLive(warp * warpSize + lane);
   return count;
 }
 
@@ -441,14 +442,18 @@ void BlockThreads::threadEnded(ThreadSlot &slot) {
     if (barriers[id].waiting > 0)
       checkBarrier(id, UINT32_MAX);
   // The warp ops of its warp that waited for it.
-  uint32_t warp = slot.linear / kWarpSize;
-  for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
-    uint32_t linear = warp * kWarpSize + lane;
+  uint32_t warp = slot.linear / warpSize;
+  for (uint32_t lane = 0; lane < warpSize; ++lane) {
+    uint32_t linear = warp * warpSize + lane;
     if (linear >= threadCount)
       break;
     const ThreadSlot &other = *slots[linear];
     if (other.state == ThreadState::AtWarpOp)
       checkWarpOp(warp, other.key, other.mask, UINT32_MAX);
+    if (other.state == ThreadState::AtWaveOp) {
+      checkWaveOp(warp, UINT32_MAX);
+      break;
+    }
   }
 }
 

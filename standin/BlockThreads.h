@@ -43,6 +43,9 @@ enum class ThreadState : uint8_t {
   AtBarrier,
   AtWarpOp,
   AtActiveMask,
+  /// At an AMDGPU cross-lane instruction (WaveOp), with the lanes of its
+  /// wave that execute it together.
+  AtWaveOp,
   /// Returned or executed exit: no longer counted by barriers.
   Exited,
   /// Failed an assertion: ended, like an exited thread.
@@ -56,7 +59,17 @@ enum class ThreadState : uint8_t {
 /// cause executing thread to wait until all non-exited threads
 /// corresponding to membermask have executed [it] with the same qualifiers
 /// and same membermask value").
-enum class WarpOpKind : uint8_t { Shfl, Vote, Match, Redux, WarpSync, Wmma };
+enum class WarpOpKind : uint8_t {
+  Shfl,
+  Vote,
+  Match,
+  Redux,
+  WarpSync,
+  Wmma,
+  /// AMDGPU's cross-lane instructions: no member mask, the lanes active
+  /// together.
+  Wave
+};
 
 class BlockThreads;
 
@@ -127,6 +140,11 @@ public:
   void yield(ThreadSlot &slot);
   /// activemask: the lanes of the warp that reach this call site together.
   uint32_t activeMask(ThreadSlot &slot, uint32_t site);
+  /// An AMDGPU cross-lane instruction (WaveOp `op`, operands slot.a and
+  /// slot.b) among the lanes of the wave that execute it together: those
+  /// at this call site once every non-exited lane of the wave is, or else
+  /// once the block can go no further. Returns the lane's result.
+  uint64_t waveOp(ThreadSlot &slot, uint32_t op, uint32_t site);
   /// exit, or an entry that returned: the thread ends.
   [[noreturn]] void exitThread(ThreadSlot &slot);
   /// A failed assertion: its line is kept, and the thread ends.
@@ -178,7 +196,13 @@ private:
   void completeMatch(uint32_t warp, uint32_t qualifiers, uint32_t group);
   void completeRedux(uint32_t warp, uint32_t qualifiers, uint32_t group);
   void completeWmma(uint32_t warp, uint32_t group);
-  /// The lanes waiting for convergence complete, site by site.
+  /// Completes the wave op of `warp` if every non-exited lane of the wave
+  /// is at it.
+  void checkWaveOp(uint32_t warp, uint32_t arriving);
+  /// The results of the wave op that the lanes of `group` are at.
+  void completeWaveOp(uint32_t warp, uint64_t group, uint32_t arriving);
+  /// The lanes waiting for convergence (activemask, wave ops) complete,
+  /// site by site.
   bool completeActiveMasks();
   void reportDeadlock();
   /// Fails the grid with a misuse of a warp or barrier instruction.
@@ -192,6 +216,8 @@ private:
   uint32_t blockId[3] = {0, 0, 0};
   uint32_t blockDim[3] = {1, 1, 1};
   uint32_t threadCount = 0;
+  /// Lanes per warp: 32, or the AMDGPU kernel's wave size.
+  uint32_t warpSize = kWarpSize;
   uint32_t warpCount = 0;
   uint32_t endedCount = 0;
   bool loopMode = false;

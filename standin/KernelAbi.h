@@ -18,7 +18,8 @@
 namespace gpu_runner {
 namespace standin {
 
-/// The warp size of NVIDIA GPUs (PTX ISA, special register %warpsize).
+/// The warp size of NVIDIA GPUs (PTX ISA, special register %warpsize). An
+/// AMDGPU kernel's wave has 32 or 64 lanes (CompiledKernel::warpSize).
 constexpr uint32_t kWarpSize = 32;
 
 /// The special registers a thread reads (PTX ISA, "Special Registers"), as
@@ -115,6 +116,16 @@ enum ShuffleMode : uint32_t { kShflUp, kShflDown, kShflBfly, kShflIdx };
 /// vote.sync's modes (PTX ISA, vote.sync).
 enum VoteMode : uint32_t { kVoteAll, kVoteAny, kVoteUni, kVoteBallot };
 
+/// AMDGPU's cross-lane instructions, among the lanes of the wave that
+/// execute them together (AMDGPUUsage; the CDNA ISA's DS_BPERMUTE_B32,
+/// V_READLANE_B32, V_READFIRSTLANE_B32, and the ballot of llvm.amdgcn).
+enum WaveOp : uint32_t {
+  kWaveBpermute,
+  kWaveReadlane,
+  kWaveFirstLane,
+  kWaveBallot
+};
+
 /// barrier.cta's forms (PTX ISA, barrier): bits of `flags`.
 enum BarrierFlags : uint32_t {
   kBarrierAligned = 1,
@@ -160,6 +171,8 @@ enum ReduxOp : uint32_t {
   X(warpsync)                                                                  \
   /* i32 (ctx, i32 site) */                                                    \
   X(activemask)                                                                \
+  /* i64 (ctx, i32 op, i64 value, i32 operand, i32 site): WaveOp */            \
+  X(wave)                                                                      \
   /* void (ctx, i32 site): exit */                                             \
   X(exit)                                                                      \
   /* void (ctx, i32 site) */                                                   \

@@ -206,8 +206,11 @@ Error ProgramBuilder::build(std::string &message) {
     if (!function.isDeclaration())
       checkAccesses(function);
   findWaitingFunctions();
-  for (const std::string &name : kernelNames)
+  for (const std::string &name : kernelNames) {
     needsFibers[name] = waiting.count(kernels[name]) > 0;
+    warpSizes[name] =
+        isAmdgpuModule(module) ? getAmdgpuWaveSize(*kernels[name]) : kWarpSize;
+  }
   addEntries();
   finishModule();
   if (!unsupported.empty()) {
@@ -308,6 +311,7 @@ Error ProgramBuilder::compile(orc::ThreadSafeContext context,
     kernel.paramOffsets = layout.offsets;
     kernel.paramBufferBytes = layout.bufferBytes;
     kernel.needsFibers = needsFibers[name];
+    kernel.warpSize = warpSizes[name];
     program.kernels.push_back(std::move(kernel));
   }
   for (const MovedGlobal &moved : movedGlobals) {

@@ -64,6 +64,8 @@ struct CompiledKernel {
   /// Waits for other threads (barriers, warp-collective instructions):
   /// each thread needs a fiber of its own.
   bool needsFibers = false;
+  /// Lanes per warp: kWarpSize, or the AMDGPU kernel's wave size.
+  uint32_t warpSize = kWarpSize;
 };
 
 /// A host range the module's code owns: a global of the kernel IR.

@@ -213,9 +213,16 @@ void ProgramBuilder::layOutSharedMemory() {
   std::map<GlobalVariable *, uint64_t> offsets;
   std::vector<GlobalVariable *> dynamic;
   for (GlobalVariable *global : shared) {
-    Align alignment = global->getAlign().value_or(
-        dataLayout.getABITypeAlign(global->getValueType()));
     uint64_t bytes = dataLayout.getTypeAllocSize(global->getValueType());
+    // A definition gets the alignment LLVM's optimizer assumed of it, as a
+    // GPU's code generator lays it out: the type's preferred one, or 16
+    // bytes for one larger than 16 bytes defined without an alignment
+    // (DataLayout::getPreferredAlign, which AMDGPU's LDS layout follows).
+    Align alignment =
+        global->isDeclaration()
+            ? global->getAlign().value_or(
+                  dataLayout.getABITypeAlign(global->getValueType()))
+            : dataLayout.getPreferredAlign(global);
     if (global->isDeclaration() || bytes == 0) {
       dynamic.push_back(global);
       dynamicAlignment =

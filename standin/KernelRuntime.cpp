@@ -263,6 +263,15 @@ uint32_t rtActiveMask(ThreadContext *context, uint32_t site) {
   return blockOf(context).activeMask(*context->slot, site);
 }
 
+uint64_t rtWave(ThreadContext *context, uint32_t op, uint64_t value,
+                uint32_t operand, uint32_t site) {
+  checkGrid(context);
+  ThreadSlot &slot = *context->slot;
+  slot.a = value;
+  slot.b = operand;
+  return blockOf(context).waveOp(slot, op, site);
+}
+
 void rtExit(ThreadContext *context, uint32_t) {
   blockOf(context).exitThread(*context->slot);
 }
@@ -355,6 +364,7 @@ std::vector<RuntimeSymbol> getRuntimeSymbols() {
       {"redux", reinterpret_cast<void *>(&rtRedux)},
       {"warpsync", reinterpret_cast<void *>(&rtWarpSync)},
       {"activemask", reinterpret_cast<void *>(&rtActiveMask)},
+      {"wave", reinterpret_cast<void *>(&rtWave)},
       {"exit", reinterpret_cast<void *>(&rtExit)},
       {"trap", reinterpret_cast<void *>(&rtTrap)},
       {"assertfail", reinterpret_cast<void *>(&rtAssertFail)},

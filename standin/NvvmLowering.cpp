@@ -48,7 +48,7 @@ bool isWaitingRuntimeFunction(StringRef name) {
     return false;
   return StringSwitch<bool>(name)
       .Cases({"barrier", "shfl", "vote", "match", "redux", "warpsync",
-              "activemask", "wmma_mma", "nanosleep"},
+              "activemask", "wave", "wmma_mma", "nanosleep"},
              true)
       .Default(false);
 }

@@ -104,6 +104,7 @@ private:
   std::map<std::string, KernelParams> params;
   std::set<llvm::Function *> waiting;
   std::map<std::string, bool> needsFibers;
+  std::map<std::string, uint32_t> warpSizes;
   /// Per function: the context's shared memory range, loaded at its entry.
   std::map<llvm::Function *, std::pair<llvm::Value *, llvm::Value *>>
       sharedRanges;
