@@ -181,13 +181,24 @@ else:
         ("%gpu-runner", os.path.join(tools, "gpu-runner-" + backend)))
 # Programs run only where the backend under test has a device: the host
 # backend always does, a GPU backend where a GPU answers, a stand-in always.
-# Kernels run where there is a device, and on the CUDA stand-in, which runs them
-# on the CPU from their NVVM IR.
+# Kernels run where there is a device, and on the stand-ins, which run them
+# on the CPU from their NVVM or AMDGPU IR.
+#   kernels        kernels run
+#   device-printf  so does gpu.printf in a kernel: not yet on the HIP
+#                  stand-in (the ROCm device libraries make it a hostcall)
+#   subgroup-32, subgroup-64, and %{subgroup}: the subgroup size a kernel
+#                  gets by default: 64 on HIP (the stand-in's gfx90a, and
+#                  the gfx9 chips; AMDGPUUsage, "Processors"), else 32
 has_gpu = backend + "-device" in config.available_features
 config.gpu_runner_backend_has_device = (
     backend == "host" or has_gpu or backend.endswith("-standin"))
-if backend in ("host", "cuda-standin") or has_gpu:
+if backend in ("host", "cuda-standin", "hip-standin") or has_gpu:
     config.available_features.add("kernels")
+if backend != "hip-standin":
+    config.available_features.add("device-printf")
+subgroup = "64" if runner_backend == "hip" else "32"
+config.available_features.add("subgroup-" + subgroup)
+config.substitutions.append(("%{subgroup}", subgroup))
 config.gpu_runner_backend = backend
 # The backend the binary under test names itself for: cuda on cuda-standin.
 config.substitutions.append(("%{backend}", runner_backend))

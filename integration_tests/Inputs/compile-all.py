@@ -20,7 +20,7 @@ import sys
 
 # Programs that need more than the runner and the file: a library of the
 # test's own, or no entry point of their own.
-NEEDS_MORE = {"shared-libs.mlir", "examples.mlir"}
+NEEDS_MORE = {"shared-libs.mlir", "examples.mlir", "examples-printf.mlir"}
 # Programs for the host backend only (the feature `host`, not `host-cxx`).
 HOST_ONLY = re.compile(r"REQUIRES:.*(?<![\w-])host(?![\w-])")
 

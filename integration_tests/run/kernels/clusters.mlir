@@ -1,7 +1,7 @@
 // RUN: %gpu-runner %s | FileCheck %s
 // RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
 // HIP has no thread block clusters.
-// UNSUPPORTED: hip
+// UNSUPPORTED: hip, hip-standin
 
 // Thread block clusters: the ids and sizes each block reads, as CUDA's
 // special registers give them (upstream's NVVM lowering reads gpu.cluster_id

@@ -2,7 +2,7 @@
 // RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s --check-prefixes=ARITH,MAX,MIN,F16
 // RUN: %gpu-runner --check-bounds %s | FileCheck %s --check-prefixes=ARITH,MAX,MIN,F16
 // Upstream has no ROCDL lowering of the mma ops (hip/mma-refused.mlir).
-// UNSUPPORTED: hip
+// UNSUPPORTED: hip, hip-standin
 
 // Element-wise ops and constants on warp matrices: each works element by
 // element, whatever the lanes hold. X[i][j] = (16i + j - 100) / 2, as an

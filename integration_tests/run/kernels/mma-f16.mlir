@@ -2,7 +2,7 @@
 // RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s --check-prefixes=F16,F32
 // RUN: %gpu-runner --check-bounds %s | FileCheck %s --check-prefixes=F16,F32
 // Upstream has no ROCDL lowering of the mma ops (hip/mma-refused.mlir).
-// UNSUPPORTED: hip
+// UNSUPPORTED: hip, hip-standin
 
 // Warp matrix multiply-accumulate in f16, with f16 and with f32
 // accumulators: D = A * B + C with A 16x32, B 32x32 and C 16x32, by a block

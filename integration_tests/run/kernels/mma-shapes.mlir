@@ -2,7 +2,7 @@
 // RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
 // RUN: %gpu-runner --check-bounds %s | FileCheck %s
 // Upstream has no ROCDL lowering of the mma ops (hip/mma-refused.mlir).
-// UNSUPPORTED: hip
+// UNSUPPORTED: hip, hip-standin
 
 // The other shapes of NVIDIA's warp matrix operations (CUDA C++ Programming
 // Guide, Warp Matrix Functions, Element Types and Matrix Sizes), each by

@@ -2,7 +2,7 @@
 // RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
 // RUN: %gpu-runner --check-bounds %s | FileCheck %s
 // Upstream has no ROCDL lowering of the mma ops (hip/mma-refused.mlir).
-// UNSUPPORTED: hip
+// UNSUPPORTED: hip, hip-standin
 
 // Transposed loads and stores, a leading dimension wider than the matrix
 // and a matrix that starts inside its memref: A is kept transposed at rows

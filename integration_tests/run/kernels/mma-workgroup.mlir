@@ -2,7 +2,7 @@
 // RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
 // RUN: %gpu-runner --check-bounds %s | FileCheck %s
 // Upstream has no ROCDL lowering of the mma ops (hip/mma-refused.mlir).
-// UNSUPPORTED: hip
+// UNSUPPORTED: hip, hip-standin
 
 // The usual staging of a tile in workgroup memory: the threads copy A
 // there, wait at a barrier, and the subgroup loads its matrices from it,

@@ -3,9 +3,11 @@
 // the result NaN. In a block of 64 threads (2 subgroups), every thread holds
 // -0 but thread 5, which holds +0, for the maximum; the negated values for
 // the minimum; and 1 but a NaN at thread 40 for the NaN. Every thread writes
-// what it got, so that a lane that got another answer shows.
-// RUN: %gpu-runner %s | FileCheck %s
-// RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
+// what it got, so that a lane that got another answer shows. Where
+// subgroups have 64 lanes (HIP's gfx9), the block is one subgroup, whose
+// reductions are the block's.
+// RUN: %gpu-runner %s | FileCheck %s --check-prefixes=CHECK,SUBGROUP%{subgroup}
+// RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s --check-prefixes=CHECK,SUBGROUP%{subgroup}
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -55,10 +57,13 @@ module attributes {gpu.container_module} {
     gpu.memcpy %host, %out : memref<6x64xf32>, memref<6x64xf32>
     gpu.dealloc %out : memref<6x64xf32>
     // Subgroup 0 holds thread 5's +0 and gets it; subgroup 1 has only -0.
-    // CHECK:      {{\[}}[0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0],
-    // CHECK-NEXT:  [-0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    // SUBGROUP32:      {{\[}}[0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0],
+    // SUBGROUP64:      {{\[}}[0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    // SUBGROUP32-NEXT:  [-0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    // SUBGROUP64-NEXT:  [-0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0],
     // Subgroup 1 holds the NaN.
-    // CHECK-NEXT:  [1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan],
+    // SUBGROUP32-NEXT:  [1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   1,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan],
+    // SUBGROUP64-NEXT:  [nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan,   nan],
     // The whole block: +0, -0 and NaN everywhere.
     // CHECK-NEXT:  [0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0],
     // CHECK-NEXT:  [-0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0,   -0],

@@ -1,8 +1,10 @@
-// RUN: %gpu-runner %s | FileCheck %s
-// RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
+// RUN: %gpu-runner %s | FileCheck %s --check-prefixes=CHECK,SUBGROUP%{subgroup}
+// RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s --check-prefixes=CHECK,SUBGROUP%{subgroup}
 
 // Subgroup ops in blocks whose size is not a multiple of the subgroup size
-// (32): the last subgroup of such a block is partial. A GPU runs it as a
+// (32; 64 on HIP's gfx9, where blocks of 40 and 42 threads are one partial
+// subgroup, the lines of the other prefix): the last subgroup of such a
+// block is partial. A GPU runs it as a
 // partial warp whose lanes past the block's threads do not exist; lanes are
 // numbered by the thread's linear id (x fastest), in 2-D and 3-D blocks too.
 // gpu.subgroup_reduce reduces over the lanes that exist (the cluster's,
@@ -131,13 +133,18 @@ module attributes {gpu.container_module} {
     // One partial subgroup of 4 lanes: 1 + 2 + 3 + 4.
     // CHECK: [10,  10,  10,  10]
     call @reduce(%c4, %c1, %c1) : (index, index, index) -> ()
-    // 40 threads: 1 + ... + 32, then 33 + ... + 40 in the partial one.
-    // CHECK: [528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  292,  292,  292,  292,  292,  292,  292,  292]
+    // 40 threads: 1 + ... + 32, then 33 + ... + 40 in the partial one; with
+    // subgroups of 64, 1 + ... + 40.
+    // SUBGROUP32: [528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  292,  292,  292,  292,  292,  292,  292,  292]
+    // SUBGROUP64: [820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820]
     call @reduce(%c40, %c1, %c1) : (index, index, index) -> ()
-    // The same 40 threads as 8 x 5, and 42 as 2 x 3 x 7 (33 + ... + 42).
-    // CHECK: [528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  292,  292,  292,  292,  292,  292,  292,  292]
+    // The same 40 threads as 8 x 5, and 42 as 2 x 3 x 7 (33 + ... + 42, or
+    // 1 + ... + 42).
+    // SUBGROUP32: [528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  292,  292,  292,  292,  292,  292,  292,  292]
+    // SUBGROUP64: [820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820,  820]
     call @reduce(%c8, %c5, %c1) : (index, index, index) -> ()
-    // CHECK: [528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  375,  375,  375,  375,  375,  375,  375,  375,  375,  375]
+    // SUBGROUP32: [528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  528,  375,  375,  375,  375,  375,  375,  375,  375,  375,  375]
+    // SUBGROUP64: [903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903,  903]
     call @reduce(%c2, %c3, %c7) : (index, index, index) -> ()
 
     // 6 lanes, per thread: add over clusters {0-3} {4,5}; add over clusters

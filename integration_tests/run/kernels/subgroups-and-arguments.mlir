@@ -1,7 +1,8 @@
-// RUN: %gpu-runner %s | FileCheck %s
-// RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
+// RUN: %gpu-runner %s | FileCheck %s --check-prefixes=CHECK,SUBGROUP%{subgroup}
+// RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s --check-prefixes=CHECK,SUBGROUP%{subgroup}
 
-// Subgroup ids of a block of 80 threads (the last subgroup is partial), a
+// Subgroup ids of a block of 80 threads (the last subgroup is partial;
+// subgroups of 32, or of 64 on HIP's gfx9, the lines of the other prefix), a
 // device function called from a kernel, private memory, an early return,
 // math ops, and kernel arguments of several kinds: a strided 2-D view, a
 // 0-d memref, f64, i8 and index scalars.
@@ -74,11 +75,15 @@ module attributes {gpu.container_module} {
         args(%ids : memref<80xi32>)
     %h = memref.alloc() : memref<80xi32>
     gpu.memcpy %h, %ids : memref<80xi32>, memref<80xi32>
-    // subgroup size 32, 3 subgroups; code = 32 * 100000 + 3 * 1000 + 100 s + l
-    // CHECK: [3203000,  3203001,
-    // CHECK-SAME: 3203031,  3203100,  3203101,
-    // CHECK-SAME: 3203131,  3203200,
-    // CHECK-SAME: 3203215]
+    // subgroup size 32, 3 subgroups; code = 32 * 100000 + 3 * 1000 + 100 s + l;
+    // or 64, 2 subgroups: 64 * 100000 + 2 * 1000 + 100 s + l
+    // SUBGROUP32: [3203000,  3203001,
+    // SUBGROUP32-SAME: 3203031,  3203100,  3203101,
+    // SUBGROUP32-SAME: 3203131,  3203200,
+    // SUBGROUP32-SAME: 3203215]
+    // SUBGROUP64: [6402000,  6402001,
+    // SUBGROUP64-SAME: 6402063,  6402100,  6402101,
+    // SUBGROUP64-SAME: 6402115]
     %u = memref.cast %h : memref<80xi32> to memref<*xi32>
     call @printMemrefI32(%u) : (memref<*xi32>) -> ()
 
