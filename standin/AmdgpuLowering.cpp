@@ -46,20 +46,6 @@ bool isAmdgpuModule(const Module &module) {
   return module.getTargetTriple().isAMDGPU();
 }
 
-uint32_t getAmdgpuWaveSize(const Function &function) {
-  StringRef features =
-      function.getFnAttribute("target-features").getValueAsString();
-  if (features.contains("+wavefrontsize64"))
-    return 64;
-  if (features.contains("+wavefrontsize32"))
-    return 32;
-  // gfx900 to gfx950 are GFX9; gfx1010 and later, GFX10 and later.
-  StringRef chip = function.getFnAttribute("target-cpu").getValueAsString();
-  if (chip.consume_front("gfx") && chip.size() >= 4)
-    return 32;
-  return 64;
-}
-
 //===----------------------------------------------------------------------===//
 // The module made fit for the shared steps.
 //===----------------------------------------------------------------------===//
@@ -156,8 +142,7 @@ class AmdgpuCallLowering {
 public:
   AmdgpuCallLowering(CallBase &call, const LoweringContext &lc)
       : call(call), lc(lc), b(&call), ctx(call.getFunction()->getArg(0)),
-        i32(b.getInt32Ty()), i64(b.getInt64Ty()),
-        waveSize(getAmdgpuWaveSize(*call.getFunction())) {}
+        i32(b.getInt32Ty()), i64(b.getInt64Ty()), waveSize(lc.warpSize) {}
 
   bool lower(StringRef name, std::string &why);
 

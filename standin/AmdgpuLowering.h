@@ -22,18 +22,11 @@
 
 namespace llvm {
 class CallBase;
-class Function;
 class Module;
 } // namespace llvm
 
 namespace gpu_runner {
 namespace standin {
-
-/// The lanes of the waves `function` runs in: 32 or 64, as its target
-/// features say (AMDGPUUsage, "Target Features": wavefrontsize32,
-/// wavefrontsize64), else as its chip does ("Processors": 64 on GFX9 and
-/// earlier, 32 by default on GFX10 and later).
-uint32_t getAmdgpuWaveSize(const llvm::Function &function);
 
 /// Whether `module` is AMDGPU IR.
 bool isAmdgpuModule(const llvm::Module &module);

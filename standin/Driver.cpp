@@ -41,13 +41,6 @@ constexpr uintptr_t kHandleTag = 0x7e5700000000ull;
 constexpr unsigned kKindShift = 28;
 constexpr unsigned kIdShift = 4;
 
-[[noreturn]] void failSetting(const std::string &message) {
-  std::fprintf(stderr, "gpu-runner %s stand-in: %s\n", getVendor().getName(),
-               message.c_str());
-  std::fflush(stderr);
-  _exit(2);
-}
-
 /// "16g", "512m", "65536": bytes.
 bool parseSize(const char *text, uint64_t &bytes) {
   char *end = nullptr;
@@ -147,7 +140,15 @@ Driver &Driver::get() {
   return *driver;
 }
 
+[[noreturn]] void failSetting(const std::string &message) {
+  std::fprintf(stderr, "gpu-runner %s stand-in: %s\n", getVendor().getName(),
+               message.c_str());
+  std::fflush(stderr);
+  _exit(2);
+}
+
 void Driver::configure() {
+  getVendor().configure();
   if (const char *count = std::getenv("GPU_RUNNER_STANDIN_DEVICES")) {
     char *end = nullptr;
     long value = std::strtol(count, &end, 10);

@@ -117,6 +117,10 @@ enum class HandleKind : uintptr_t {
 
 class Call;
 
+/// A setting of the environment the stand-in cannot use: the message on
+/// stderr, and the process ends with status 2.
+[[noreturn]] void failSetting(const std::string &message);
+
 class Driver {
 public:
   /// The process's driver, made on first use from the environment. A bad

@@ -22,6 +22,20 @@ namespace hip {
 /// The device's limits, from its attributes (HipRuntime.cpp).
 DeviceLimits getLimits();
 
+/// The devices' chip: GPU_RUNNER_STANDIN_HIP_CHIP (gfx90a, gfx942, gfx1030
+/// or gfx1100), else gfx90a.
+struct Chip {
+  /// "gfx90a", as code objects name it.
+  const char *name;
+  /// hipDeviceProp_t's gcnArchName and gcnArch.
+  const char *archName;
+  int gcnArch;
+  /// Lanes per wave (AMDGPUUsage, "Processors": 64 on GFX9; GFX10 and later
+  /// run waves of 32 by default).
+  int waveSize;
+};
+const Chip &getChip();
+
 inline Driver &driver() { return Driver::get(); }
 
 inline hipError_t finish(Call &call, Error error) {

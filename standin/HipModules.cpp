@@ -19,12 +19,6 @@
 using namespace gpu_runner::standin;
 using namespace gpu_runner::standin::hip;
 
-namespace {
-
-constexpr const char *kChip = "gfx90a";
-
-} // namespace
-
 //===----------------------------------------------------------------------===//
 // Modules and launches.
 //===----------------------------------------------------------------------===//
@@ -37,7 +31,7 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   ImageInfo info;
   std::string log;
   Error error = readAmdgpuImage(
-      image, kChip,
+      image, getChip().name,
       [](const void *p, uint64_t bytes) { return driver().canRead(p, bytes); },
       info, log);
   if (error != Error::Success) {

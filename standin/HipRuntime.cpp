@@ -9,7 +9,8 @@
 // cited instead.
 //
 // The device is a gfx90a one with the limits of an MI210, named for what it
-// is: "gpu-runner HIP runtime stand-in".
+// is: "gpu-runner HIP runtime stand-in"; GPU_RUNNER_STANDIN_HIP_CHIP makes
+// it another chip, with that chip's wave size.
 //
 // This file holds the vendor (its codes and their texts), the device's
 // attributes and limits, and the entry points for initialization, errors,
@@ -27,6 +28,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -36,7 +38,6 @@ using namespace gpu_runner::standin::hip;
 
 namespace {
 
-constexpr const char *kArchName = "gfx90a:sramecc+:xnack-";
 constexpr const char *kDeviceName = "gpu-runner HIP runtime stand-in";
 
 const char *getKnownDescription(hipError_t code) {
@@ -176,6 +177,7 @@ public:
   bool needsInit() const override { return false; }
   // "The default device is stored in thread-local-storage for each thread."
   bool hasImplicitDevice() const override { return true; }
+  void configure() const override { getChip(); }
 };
 
 /// An MI210's attributes, as far as the runtime's users ask for them.
@@ -191,7 +193,7 @@ const std::map<hipDeviceAttribute_t, int> &getAttributes() {
       {hipDeviceAttributeMaxSharedMemoryPerBlock, 65536},
       {hipDeviceAttributeSharedMemPerBlockOptin, 65536},
       {hipDeviceAttributeTotalConstantMemory, 2147483647},
-      {hipDeviceAttributeWarpSize, 64},
+      {hipDeviceAttributeWarpSize, getChip().waveSize},
       {hipDeviceAttributeMaxRegistersPerBlock, 65536},
       {hipDeviceAttributeClockRate, 1700000},
       {hipDeviceAttributeMemoryClockRate, 1600000},
@@ -221,6 +223,29 @@ const std::map<hipDeviceAttribute_t, int> &getAttributes() {
 namespace gpu_runner {
 namespace standin {
 namespace hip {
+
+const Chip &getChip() {
+  static const Chip chip = [] {
+    // gfx90a and gfx942 (CDNA, GFX9) run waves of 64; gfx1030 and gfx1100
+    // (RDNA 2 and 3) waves of 32.
+    static const Chip chips[] = {
+        {"gfx90a", "gfx90a:sramecc+:xnack-", 910, 64},
+        {"gfx942", "gfx942:sramecc+:xnack-", 942, 64},
+        {"gfx1030", "gfx1030", 1030, 32},
+        {"gfx1100", "gfx1100", 1100, 32},
+    };
+    const char *wanted = std::getenv("GPU_RUNNER_STANDIN_HIP_CHIP");
+    if (!wanted)
+      return chips[0];
+    for (const Chip &known : chips)
+      if (std::strcmp(known.name, wanted) == 0)
+        return known;
+    failSetting(std::string("GPU_RUNNER_STANDIN_HIP_CHIP=") + wanted +
+                " is not a chip the stand-in plays: gfx90a, gfx942, gfx1030 "
+                "or gfx1100");
+  }();
+  return chip;
+}
 
 DeviceLimits getLimits() {
   const auto &a = getAttributes();
@@ -374,8 +399,9 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
   const auto &a = getAttributes();
   std::memset(prop, 0, sizeof(*prop));
   std::snprintf(prop->name, sizeof(prop->name), "%s", kDeviceName);
-  std::snprintf(prop->gcnArchName, sizeof(prop->gcnArchName), "%s", kArchName);
-  prop->gcnArch = 910;
+  std::snprintf(prop->gcnArchName, sizeof(prop->gcnArchName), "%s",
+                getChip().archName);
+  prop->gcnArch = getChip().gcnArch;
   prop->totalGlobalMem = driver().getDeviceMemory();
   prop->sharedMemPerBlock = a.at(hipDeviceAttributeMaxSharedMemoryPerBlock);
   prop->regsPerBlock = a.at(hipDeviceAttributeMaxRegistersPerBlock);

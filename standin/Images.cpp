@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELF.h"
+#include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/Error.h"
 
 #include <cstring>
@@ -461,17 +462,28 @@ Error readCodeObject(const char *data, uint64_t size, const std::string &chip,
   bool ok = forEachSymbol(*file, [&](const auto &symbol, llvm::StringRef name) {
     if (!name.ends_with(".kd"))
       return;
+    // The kernel descriptor (AMDGPUUsage, "Kernel Descriptor"): its
+    // group_segment_fixed_size and kernel_code_properties.
     KernelInfo kernel;
     kernel.name = name.drop_back(3).str();
+    kernel.waveSize = 64;
     if (symbol.st_shndx < sections->size()) {
       const auto &section = (*sections)[symbol.st_shndx];
       auto contents = file->getSectionContents(section);
       uint64_t offset = symbol.st_value - section.sh_addr;
-      if (contents && offset + 4 <= contents->size())
-        kernel.sharedBytes = readLE<uint32_t>(
-            reinterpret_cast<const char *>(contents->data() + offset));
-      else if (!contents)
+      if (contents && offset + sizeof(llvm::amdhsa::kernel_descriptor_t) <=
+                          contents->size()) {
+        const char *descriptor =
+            reinterpret_cast<const char *>(contents->data() + offset);
+        kernel.sharedBytes = readLE<uint32_t>(descriptor);
+        auto properties = readLE<uint16_t>(
+            descriptor + llvm::amdhsa::KERNEL_CODE_PROPERTIES_OFFSET);
+        if (properties &
+            llvm::amdhsa::KERNEL_CODE_PROPERTY_ENABLE_WAVEFRONT_SIZE32)
+          kernel.waveSize = 32;
+      } else if (!contents) {
         llvm::consumeError(contents.takeError());
+      }
     }
     kernels.push_back(std::move(kernel));
   });

@@ -39,6 +39,10 @@ struct KernelInfo {
   std::vector<uint32_t> paramOffsets;
   /// Static shared (CUDA) or group segment (AMDGPU) memory.
   uint64_t sharedBytes = 0;
+  /// AMDGPU: the lanes of its waves, 32 where its kernel descriptor enables
+  /// wave32 (AMDGPUUsage, "Kernel Descriptor": ENABLE_WAVEFRONT_SIZE32, on
+  /// GFX10 and later), else 64. 0 for a CUDA image's.
+  uint32_t waveSize = 0;
 };
 
 struct ImageInfo {

@@ -55,6 +55,17 @@ Error ProgramBuilder::checkTarget(std::string &message) {
                 "code object";
       return Error::InvalidImage;
     }
+    // The waves of the code object's kernels, which one chip and mode made
+    // alike; 64 where it has none.
+    warpSize = image.kernels.empty() ? 64 : image.kernels[0].waveSize;
+    for (const KernelInfo &kernel : image.kernels)
+      if (kernel.waveSize != warpSize) {
+        message = "the code object's kernels run in waves of different "
+                  "sizes (" +
+                  std::to_string(warpSize) + " and " +
+                  std::to_string(kernel.waveSize) + ")";
+        return Error::InvalidImage;
+      }
     return Error::Success;
   }
   if (triple.getArch() != Triple::nvptx64) {
@@ -206,11 +217,8 @@ Error ProgramBuilder::build(std::string &message) {
     if (!function.isDeclaration())
       checkAccesses(function);
   findWaitingFunctions();
-  for (const std::string &name : kernelNames) {
+  for (const std::string &name : kernelNames)
     needsFibers[name] = waiting.count(kernels[name]) > 0;
-    warpSizes[name] =
-        isAmdgpuModule(module) ? getAmdgpuWaveSize(*kernels[name]) : kWarpSize;
-  }
   addEntries();
   finishModule();
   if (!unsupported.empty()) {
@@ -311,7 +319,7 @@ Error ProgramBuilder::compile(orc::ThreadSafeContext context,
     kernel.paramOffsets = layout.offsets;
     kernel.paramBufferBytes = layout.bufferBytes;
     kernel.needsFibers = needsFibers[name];
-    kernel.warpSize = warpSizes[name];
+    kernel.warpSize = warpSize;
     program.kernels.push_back(std::move(kernel));
   }
   for (const MovedGlobal &moved : movedGlobals) {

@@ -149,6 +149,7 @@ void ProgramBuilder::lowerCalls() {
   LoweringContext lowering;
   lowering.module = &module;
   lowering.contextType = contextType;
+  lowering.warpSize = warpSize;
   lowering.addSite = [this](Instruction *at, const std::string &what) {
     return addSite(at, what);
   };

@@ -12,6 +12,8 @@
 #ifndef GPU_RUNNER_STANDIN_NVVMLOWERING_H
 #define GPU_RUNNER_STANDIN_NVVMLOWERING_H
 
+#include "standin/KernelAbi.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -38,6 +40,8 @@ struct LoweringContext {
   llvm::Module *module = nullptr;
   /// The IR type of ThreadContext.
   llvm::StructType *contextType = nullptr;
+  /// Lanes per warp: kWarpSize, or the AMDGPU code object's wave size.
+  uint32_t warpSize = kWarpSize;
   /// Numbers the call site `at` for the runtime's messages: `what` it is.
   std::function<uint32_t(llvm::Instruction *at, const std::string &what)>
       addSite;

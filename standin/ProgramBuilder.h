@@ -104,7 +104,8 @@ private:
   std::map<std::string, KernelParams> params;
   std::set<llvm::Function *> waiting;
   std::map<std::string, bool> needsFibers;
-  std::map<std::string, uint32_t> warpSizes;
+  /// Lanes per warp: kWarpSize, or the code object's wave size.
+  uint32_t warpSize = kWarpSize;
   /// Per function: the context's shared memory range, loaded at its entry.
   std::map<llvm::Function *, std::pair<llvm::Value *, llvm::Value *>>
       sharedRanges;

@@ -45,6 +45,9 @@ public:
   virtual bool needsInit() const = 0;
   /// HIP: a thread starts on device 0. CUDA: with no current context.
   virtual bool hasImplicitDevice() const = 0;
+  /// Reads the vendor's own settings from the environment, when the
+  /// Driver is made; one it cannot use ends the process (failSetting).
+  virtual void configure() const {}
 
   /// "CUDA_ERROR_INVALID_VALUE", or null for a code the API does not have;
   /// the first name of a code that has two.
