@@ -142,7 +142,7 @@ class AmdgpuCallLowering {
 public:
   AmdgpuCallLowering(CallBase &call, const LoweringContext &lc)
       : call(call), lc(lc), b(&call), ctx(call.getFunction()->getArg(0)),
-        i32(b.getInt32Ty()), i64(b.getInt64Ty()), waveSize(lc.warpSize) {}
+        i32(b.getInt32Ty()), i64(b.getInt64Ty()) {}
 
   bool lower(StringRef name, std::string &why);
 
@@ -189,7 +189,6 @@ private:
   IRBuilder<> b;
   Value *ctx;
   Type *i32, *i64;
-  uint32_t waveSize;
 };
 
 Value *AmdgpuCallLowering::lanesBelow() {
@@ -199,7 +198,7 @@ Value *AmdgpuCallLowering::lanesBelow() {
           reg(kNtidX),
           b.CreateAdd(reg(kTidY), b.CreateMul(reg(kNtidY), reg(kTidZ)))));
   Value *lane =
-      b.CreateZExt(b.CreateAnd(linear, b.getInt32(waveSize - 1)), i64);
+      b.CreateZExt(b.CreateAnd(linear, b.getInt32(lc.warpSize - 1)), i64);
   return b.CreateSub(b.CreateShl(b.getInt64(1), lane), b.getInt64(1));
 }
 
@@ -412,7 +411,7 @@ bool AmdgpuCallLowering::lower(StringRef name, std::string &why) {
     return true;
   }
   if (rest == "wavefrontsize") {
-    replace(b.getInt32(waveSize));
+    replace(b.getInt32(lc.warpSize));
     return true;
   }
   // The cross-lane instructions, among the lanes of the wave that execute

@@ -45,8 +45,6 @@ const char *describeKind(WarpOpKind kind) {
     return "bar.warp.sync";
   case WarpOpKind::Wmma:
     return "wmma.mma.sync";
-  case WarpOpKind::Wave:
-    return "a cross-lane instruction";
   }
   return "a warp-collective instruction";
 }
@@ -266,8 +264,6 @@ void BlockThreads::completeWarpOp(uint32_t warp, uint32_t key, uint32_t group) {
     return;
   case WarpOpKind::Wmma:
     return completeWmma(warp, group);
-  case WarpOpKind::Wave:
-    return;
   }
 }
 
@@ -559,7 +555,8 @@ uint64_t BlockThreads::waveOp(ThreadSlot &slot, uint32_t op, uint32_t site) {
            ", which the stand-in did not expect of this kernel");
     abandonThread(slot);
   }
-  slot.key = makeKey(WarpOpKind::Wave, op);
+  // The key is the WaveOp: wave ops have no kinds or qualifiers to match.
+  slot.key = op;
   slot.site = site;
   slot.state = ThreadState::AtWaveOp;
   checkWaveOp(slot.linear / warpSize, slot.linear);
@@ -602,7 +599,7 @@ void BlockThreads::completeWaveOp(uint32_t warp, uint64_t group,
   while (!(group >> first & 1))
     ++first;
   const ThreadSlot &leader = lanes(first);
-  uint32_t op = keyQualifiers(leader.key);
+  uint32_t op = leader.key;
   // A source lane that does not execute the instruction: on a GPU it is
   // not active, and what the lane reads is undefined for the gpu dialect's
   // ops that come to these (gpu.shuffle, gpu.subgroup_broadcast).

@@ -59,17 +59,7 @@ enum class ThreadState : uint8_t {
 /// cause executing thread to wait until all non-exited threads
 /// corresponding to membermask have executed [it] with the same qualifiers
 /// and same membermask value").
-enum class WarpOpKind : uint8_t {
-  Shfl,
-  Vote,
-  Match,
-  Redux,
-  WarpSync,
-  Wmma,
-  /// AMDGPU's cross-lane instructions: no member mask, the lanes active
-  /// together.
-  Wave
-};
+enum class WarpOpKind : uint8_t { Shfl, Vote, Match, Redux, WarpSync, Wmma };
 
 class BlockThreads;
 
@@ -81,8 +71,8 @@ public:
   BlockThreads *block = nullptr;
   uint32_t linear = 0;
   ThreadState state = ThreadState::Exited;
-  /// At a warp op: its key (kind and qualifiers), mask and operands; the
-  /// result the op gives it.
+  /// At a warp op: its key (kind and qualifiers; at a wave op, the WaveOp),
+  /// mask and operands; the result the op gives it.
   uint32_t key = 0;
   uint32_t mask = 0;
   uint64_t a = 0;
