@@ -482,8 +482,13 @@ int Call::enter(Needs needs) {
   int device = driver.getCurrentDevice();
   if (!driver.isContextActive(device))
     return done(Error::InvalidContext);
-  if (int sticky = driver.getStickyCode(device))
+  if (int sticky = driver.getStickyCode(device)) {
+    // The failed grid's printf text and assertion lines come out with the
+    // first call that reports its error, as with the synchronization that
+    // would have: a call made after the grid ended returns here.
+    driver.flushKernelOutput();
     return done(sticky);
+  }
   return 0;
 }
 
