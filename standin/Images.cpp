@@ -4,12 +4,15 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <regex>
 
 namespace gpu_runner {
@@ -432,8 +435,194 @@ std::string getAmdgpuChip(unsigned machine) {
   return "machine " + std::to_string(machine);
 }
 
+using llvm::msgpack::DocNode;
+using llvm::msgpack::MapDocNode;
+
+/// The value of `key` in `map`, or null.
+DocNode *findKey(MapDocNode &map, llvm::StringRef key) {
+  auto it = map.find(key);
+  return it == map.end() ? nullptr : &it->second;
+}
+
+/// The unsigned integer `key` of `map`, which `where` names: a MessagePack
+/// uint, or an int that is not negative (writers may use either). Fails,
+/// saying why in `log`, when it is absent or something else.
+bool getUnsigned(MapDocNode &map, llvm::StringRef key, const std::string &where,
+                 uint64_t &value, std::string &log) {
+  DocNode *node = findKey(map, key);
+  if (node && node->getKind() == llvm::msgpack::Type::UInt) {
+    value = node->getUInt();
+    return true;
+  }
+  if (node && node->getKind() == llvm::msgpack::Type::Int &&
+      node->getInt() >= 0) {
+    value = static_cast<uint64_t>(node->getInt());
+    return true;
+  }
+  log = node ? key.str() + " of " + where + " is not an unsigned integer"
+             : where + " has no " + key.str();
+  return false;
+}
+
+/// The explicit arguments of `kernel` from its entry of the metadata's
+/// ".args", each a map ("AMDHSA Code Object V3 Kernel Argument Metadata
+/// Map") whose ".size", ".offset" and ".value_kind" are required. An
+/// argument whose value kind starts with "hidden_" is one the runtime fills
+/// in after the explicit ones (V5 adds kinds: "Code Object V5 Metadata"),
+/// which the kernel's IR reads through `implicitarg.ptr`, not a parameter.
+/// Every argument lies in the kernarg segment; the explicit ones come in
+/// order and do not overlap, as the IR's parameters are laid out.
+bool readKernelArgs(DocNode *args, uint64_t segment, const std::string &where,
+                    KernelInfo &kernel, std::string &log) {
+  kernel.paramSizes.clear();
+  kernel.paramOffsets.clear();
+  // ".args" is not required: a kernel without it has no arguments.
+  if (!args)
+    return true;
+  if (!args->isArray()) {
+    log = ".args of " + where + " is not an array";
+    return false;
+  }
+  size_t index = 0;
+  for (DocNode &arg : args->getArray()) {
+    std::string at = "argument " + std::to_string(index++) + " of " + where;
+    if (!arg.isMap()) {
+      log = at + " is not a map";
+      return false;
+    }
+    uint64_t size = 0, offset = 0;
+    if (!getUnsigned(arg.getMap(), ".size", at, size, log) ||
+        !getUnsigned(arg.getMap(), ".offset", at, offset, log))
+      return false;
+    DocNode *kind = findKey(arg.getMap(), ".value_kind");
+    if (!kind || !kind->isString()) {
+      log = kind ? ".value_kind of " + at + " is not a string"
+                 : at + " has no .value_kind";
+      return false;
+    }
+    std::string placed = " (offset " + std::to_string(offset) + ", " +
+                         std::to_string(size) + " bytes)";
+    if (size > segment || offset > segment - size) {
+      log = at + placed + " ends past the kernarg segment's " +
+            std::to_string(segment) + " bytes (.kernarg_segment_size)";
+      return false;
+    }
+    if (kind->getString().starts_with("hidden_"))
+      continue;
+    if (!kernel.paramOffsets.empty()) {
+      uint64_t lastOffset = kernel.paramOffsets.back();
+      uint64_t lastSize = kernel.paramSizes.back();
+      if (offset < lastOffset + lastSize) {
+        log = at + placed +
+              (offset < lastOffset ? " comes before" : " overlaps") +
+              " the explicit argument before it (offset " +
+              std::to_string(lastOffset) + ", " + std::to_string(lastSize) +
+              " bytes)";
+        return false;
+      }
+    }
+    kernel.paramSizes.push_back(static_cast<uint32_t>(size));
+    kernel.paramOffsets.push_back(static_cast<uint32_t>(offset));
+  }
+  return true;
+}
+
+/// The parameters of `kernels` from the code object's metadata (AMDGPUUsage,
+/// "Code Object V3 Metadata"; V4's and V5's keep the keys read here): a
+/// MessagePack map whose "amdhsa.kernels" holds a map per kernel ("AMDHSA
+/// Code Object V3 Kernel Metadata Map": ".name", ".symbol", the kernel
+/// descriptor's symbol, ".kernarg_segment_size", ".args"). Fails, saying
+/// what is wrong in `log`, when the metadata is not of that form or names a
+/// kernel the symbol table lacks.
+bool readAmdgpuMetadata(llvm::StringRef blob, std::vector<KernelInfo> &kernels,
+                        std::string &log) {
+  const std::string metadata = "the code object's metadata";
+  llvm::msgpack::Document document;
+  // The merger is called for a key its map already has, and refuses it.
+  std::string repeated;
+  if (!document.readFromBlob(blob, /*Multi=*/false,
+                             [&](DocNode *, DocNode, DocNode key) {
+                               repeated = key.toString();
+                               return -1;
+                             })) {
+    log = repeated.empty()
+              ? metadata + " note is not valid MessagePack"
+              : metadata + " has the key '" + repeated + "' twice in a map";
+    return false;
+  }
+  DocNode &root = document.getRoot();
+  if (!root.isMap()) {
+    log = metadata + " is not a MessagePack map";
+    return false;
+  }
+  DocNode *list = findKey(root.getMap(), "amdhsa.kernels");
+  if (!list || !list->isArray()) {
+    log = list ? "amdhsa.kernels of " + metadata + " is not an array"
+               : metadata + " has no amdhsa.kernels";
+    return false;
+  }
+  size_t index = 0;
+  for (DocNode &entry : list->getArray()) {
+    std::string where =
+        "amdhsa.kernels[" + std::to_string(index++) + "] of " + metadata;
+    if (!entry.isMap()) {
+      log = where + " is not a map";
+      return false;
+    }
+    MapDocNode &map = entry.getMap();
+    // The kernel is the one whose descriptor .symbol names; .name, which
+    // LLVM makes the same, stands in where .symbol is absent.
+    std::string name;
+    if (DocNode *symbol = findKey(map, ".symbol")) {
+      if (!symbol->isString() || !symbol->getString().ends_with(".kd")) {
+        log = ".symbol of " + where +
+              " is not a kernel descriptor's name (a string that ends with "
+              ".kd)";
+        return false;
+      }
+      name = symbol->getString().drop_back(3).str();
+    } else if (DocNode *source = findKey(map, ".name")) {
+      if (!source->isString()) {
+        log = ".name of " + where + " is not a string";
+        return false;
+      }
+      name = source->getString().str();
+    } else {
+      log = where + " has neither .symbol nor .name";
+      return false;
+    }
+    auto kernel = std::find_if(
+        kernels.begin(), kernels.end(),
+        [&](const KernelInfo &known) { return known.name == name; });
+    if (kernel == kernels.end()) {
+      log = metadata + " describes kernel '" + name +
+            "', whose descriptor the symbol table lacks (no " + name + ".kd)";
+      return false;
+    }
+    if (kernel->paramsKnown) {
+      log = metadata + " describes kernel '" + name + "' twice";
+      return false;
+    }
+    where = "kernel '" + name + "' in " + metadata;
+    uint64_t segment = 0;
+    if (!getUnsigned(map, ".kernarg_segment_size", where, segment, log))
+      return false;
+    if (segment > UINT32_MAX) {
+      log = ".kernarg_segment_size of " + where + ", " +
+            std::to_string(segment) +
+            " bytes, is more than the stand-in reads (4 GiB)";
+      return false;
+    }
+    if (!readKernelArgs(findKey(map, ".args"), segment, where, *kernel, log))
+      return false;
+    kernel->paramsKnown = true;
+  }
+  return true;
+}
+
 /// A code object: kernels are the symbols with a kernel descriptor
-/// (`<name>.kd`), whose first word is the group segment size.
+/// (`<name>.kd`), whose first word is the group segment size; their
+/// parameters are in the metadata note, where it has one.
 Error readCodeObject(const char *data, uint64_t size, const std::string &chip,
                      ImageInfo &info, std::string &log) {
   auto file = ElfFile::create(llvm::StringRef(data, size));
@@ -491,6 +680,36 @@ Error readCodeObject(const char *data, uint64_t size, const std::string &chip,
     log = "the code object's symbol table cannot be read";
     return Error::InvalidImage;
   }
+  // The metadata is the note of type NT_AMDGPU_METADATA whose name is
+  // "AMDGPU" (AMDGPUUsage, "Code Object V3 and Above Note Records"). A code
+  // object without one (V2's notes are another format) keeps its kernels'
+  // parameters unknown.
+  std::optional<llvm::StringRef> metadata;
+  bool twice = false;
+  for (const auto &section : *sections) {
+    if (section.sh_type != llvm::ELF::SHT_NOTE)
+      continue;
+    llvm::Error error = llvm::Error::success();
+    for (const auto &note : file->notes(section, error)) {
+      if (note.getName() != "AMDGPU" ||
+          note.getType() != llvm::ELF::NT_AMDGPU_METADATA)
+        continue;
+      twice |= metadata.has_value();
+      metadata =
+          note.getDescAsStringRef(std::max<size_t>(section.sh_addralign, 4));
+    }
+    if (error) {
+      log = "the code object's notes cannot be read: " +
+            llvm::toString(std::move(error));
+      return Error::InvalidImage;
+    }
+  }
+  if (twice) {
+    log = "the code object has two metadata notes (NT_AMDGPU_METADATA)";
+    return Error::InvalidImage;
+  }
+  if (metadata && !readAmdgpuMetadata(*metadata, kernels, log))
+    return Error::InvalidImage;
   info.kernels = std::move(kernels);
   info.namesKnown = true;
   return Error::Success;

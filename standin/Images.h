@@ -32,10 +32,12 @@ namespace standin {
 struct KernelInfo {
   std::string name;
   /// The parameters' sizes in bytes, in order, when the image lists them.
+  /// An AMDGPU kernel's are its explicit arguments, not the hidden ones the
+  /// runtime appends, which its IR reads through `implicitarg.ptr`.
   bool paramsKnown = false;
   std::vector<uint32_t> paramSizes;
   /// Their offsets in the parameter buffer, where the image gives them (a
-  /// cubin's records); empty otherwise.
+  /// cubin's records, a code object's metadata); empty otherwise.
   std::vector<uint32_t> paramOffsets;
   /// Static shared (CUDA) or group segment (AMDGPU) memory.
   uint64_t sharedBytes = 0;

@@ -7,7 +7,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "standin/StandinKernels.h"
+#include "unittests/standin/CodeObjectTestSupport.h"
 #include "unittests/standin/StandinTestSupport.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <hip/hip_runtime_api.h>
 
@@ -25,6 +33,33 @@ void *allocate(size_t bytes) {
   void *pointer = nullptr;
   REQUIRE(hipMalloc(&pointer, bytes) == hipSuccess);
   return pointer;
+}
+
+/// gpuRunnerStandinModuleAttachIR of the HIP stand-in: looked up in the
+/// library that defines hipInit, as the GPU runtime looks it up.
+GpuRunnerStandinModuleAttachIRFn getAttachIR() {
+  Dl_info info;
+  REQUIRE(dladdr(reinterpret_cast<void *>(&hipInit), &info) != 0);
+  void *library = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+  REQUIRE(library);
+  auto attach = reinterpret_cast<GpuRunnerStandinModuleAttachIRFn>(
+      dlsym(library, GPU_RUNNER_STANDIN_MODULE_ATTACH_IR));
+  REQUIRE(attach);
+  return attach;
+}
+
+/// The bitcode of AMDGPU IR text, as the ROCDL target hands it over.
+std::string getBitcode(const std::string &text) {
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic error;
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseAssemblyString(text, error, context);
+  REQUIRE(module);
+  std::string bytes;
+  llvm::raw_string_ostream stream(bytes);
+  llvm::WriteBitcodeToFile(*module, stream);
+  stream.flush();
+  return bytes;
 }
 
 } // namespace
@@ -194,13 +229,7 @@ TEST_CASE("HIP modules and launches", "[standin][hip]") {
 TEST_CASE("the HIP stand-in checks the kernel IR it is given",
           "[standin][hip]") {
   // Its own entry point, found in its library as the runtime finds it.
-  Dl_info info;
-  REQUIRE(dladdr(reinterpret_cast<void *>(&hipInit), &info) != 0);
-  void *library = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
-  REQUIRE(library);
-  auto attach = reinterpret_cast<GpuRunnerStandinModuleAttachIRFn>(
-      dlsym(library, GPU_RUNNER_STANDIN_MODULE_ATTACH_IR));
-  REQUIRE(attach);
+  GpuRunnerStandinModuleAttachIRFn attach = getAttachIR();
   const char bitcode[] = "BC";
   char log[256] = {};
   // A module the stand-in never loaded.
@@ -209,4 +238,91 @@ TEST_CASE("the HIP stand-in checks the kernel IR it is given",
   // No bitcode.
   CHECK(attach(nullptr, nullptr, 0, log, sizeof(log)) == hipErrorInvalidValue);
   CHECK(std::string(log) == "the bitcode or the log cannot be read");
+}
+
+TEST_CASE("the HIP stand-in checks the kernel IR's parameters against the "
+          "code object's metadata",
+          "[standin][hip]") {
+  using namespace gpu_runner::test;
+  // The AMDGPU data layout, whose i64 is aligned to 8 bytes (LLVM's
+  // default aligns it to 4).
+  const std::string ir = R"(
+target datalayout = "e-m:e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128:128:48-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
+target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @scale(ptr addrspace(1) %data, i32 %n, i64 %m) {
+  ret void
+}
+)";
+  // The metadata the AMDGPU back end gives that kernel: its explicit
+  // arguments, each at its own alignment, then the hidden ones.
+  const std::string args = R"(      - .offset: 0
+        .size: 8
+        .value_kind: global_buffer
+      - .offset: 8
+        .size: 4
+        .value_kind: by_value
+      - .offset: 16
+        .size: 8
+        .value_kind: by_value
+      - .offset: 24
+        .size: 4
+        .value_kind: hidden_block_count_x
+)";
+  auto load = [&](const std::string &withArgs, std::string &log) {
+    std::string image = makeCodeObject(
+        {"scale"}, codeObjectMetadata(kernelMetadata("scale", withArgs, 280)));
+    hipModule_t module = nullptr;
+    REQUIRE(hipModuleLoadData(&module, image.data()) == hipSuccess);
+    std::string bitcode = getBitcode(ir);
+    char buffer[1024] = {};
+    int code = getAttachIR()(module, bitcode.data(), bitcode.size(), buffer,
+                             sizeof(buffer));
+    log = buffer;
+    REQUIRE(hipModuleUnload(module) == hipSuccess);
+    return code;
+  };
+  std::string log;
+  int code = load(args, log);
+  INFO(log);
+  CHECK(code == hipSuccess);
+  auto replaced = [&](const std::string &from, const std::string &to) {
+    std::string changed = args;
+    size_t at = changed.find(from);
+    REQUIRE(at != std::string::npos);
+    return changed.replace(at, from.size(), to);
+  };
+  CHECK(load(replaced(".size: 4", ".size: 8"), log) ==
+        hipErrorInvalidKernelFile);
+  CHECK(log == "parameter 1 of kernel 'scale' has 8 bytes in the image but 4 "
+               "in the kernel IR");
+  CHECK(load(replaced(".offset: 16", ".offset: 12"), log) ==
+        hipErrorInvalidKernelFile);
+  CHECK(log == "parameter 2 of kernel 'scale' is at offset 12 in the image "
+               "but 16 in the kernel IR");
+  CHECK(load(replaced(".value_kind: by_value\n      - .offset: 16",
+                      ".value_kind: hidden_none\n      - .offset: 16"),
+             log) == hipErrorInvalidKernelFile);
+  CHECK(log ==
+        "kernel 'scale' has 2 parameters in the image but 3 in the kernel IR");
+
+  // Without the IR, a launch's kernelParams are checked against the
+  // metadata's sizes before the stand-in refuses to run the kernel.
+  std::string image = makeCodeObject(
+      {"scale"}, codeObjectMetadata(kernelMetadata("scale", args, 280)));
+  hipModule_t module = nullptr;
+  REQUIRE(hipModuleLoadData(&module, image.data()) == hipSuccess);
+  hipFunction_t function = nullptr;
+  REQUIRE(hipModuleGetFunction(&function, module, "scale") == hipSuccess);
+  CHECK(hipModuleLaunchKernel(function, 1, 1, 1, 64, 1, 1, 0, nullptr, nullptr,
+                              nullptr) == hipErrorInvalidValue);
+  uint64_t data = 0, m = 0;
+  uint32_t n = 0;
+  void *params[] = {&data, &n, &m};
+  CHECK(hipModuleLaunchKernel(function, 1, 1, 1, 64, 1, 1, 0, nullptr, params,
+                              nullptr) == hipErrorNotSupported);
+  REQUIRE(hipModuleUnload(module) == hipSuccess);
+
+  // A malformed note is refused when the module is loaded.
+  image = makeCodeObject({"scale"}, "\xc1");
+  CHECK(hipModuleLoadData(&module, image.data()) == hipErrorInvalidKernelFile);
 }

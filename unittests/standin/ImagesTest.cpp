@@ -1,6 +1,7 @@
 //===- ImagesTest.cpp - Module images as the stand-in reads them ----------===//
 
 #include "standin/Images.h"
+#include "unittests/standin/CodeObjectTestSupport.h"
 
 #include <catch2/catch.hpp>
 
@@ -10,6 +11,10 @@
 #include <vector>
 
 using namespace gpu_runner::standin;
+using gpu_runner::test::codeObjectMetadata;
+using gpu_runner::test::kernelMetadata;
+using gpu_runner::test::makeCodeObject;
+using gpu_runner::test::toMsgPack;
 
 namespace {
 
@@ -179,6 +184,166 @@ TEST_CASE("an AMDGPU image is a code object or an offload bundle",
         Error::NoBinaryForGpu);
   CHECK(log == "the offload bundle has no entries, none for the device's "
                "gfx90a");
+}
+
+TEST_CASE("a code object's metadata gives its kernels' explicit arguments",
+          "[standin]") {
+  // As the AMDGPU back end lays them out: each at its own alignment (the
+  // i64 after the i32 at 16), then code object v5's hidden arguments from
+  // the next 8 bytes, which are no parameters of the kernel.
+  std::string args = R"(      - .offset: 0
+        .size: 8
+        .value_kind: global_buffer
+        .address_space: global
+      - .offset: 8
+        .size: 4
+        .value_kind: by_value
+      - .offset: 16
+        .size: 8
+        .value_kind: by_value
+      - .offset: 24
+        .size: 4
+        .value_kind: hidden_block_count_x
+      - .offset: 36
+        .size: 2
+        .value_kind: hidden_group_size_x
+      - .offset: 112
+        .size: 8
+        .value_kind: hidden_hostcall_buffer
+)";
+  std::string metadata = codeObjectMetadata(kernelMetadata("scale", args, 280) +
+                                            kernelMetadata("none", "", 0));
+  std::string image = makeCodeObject({"scale", "none", "plain"}, metadata);
+  ImageInfo info;
+  std::string log;
+  REQUIRE(readAmdgpuImage(image.data(), "gfx90a", anything, info, log) ==
+          Error::Success);
+  CHECK(info.format == "code object");
+  const KernelInfo *scale = info.find("scale");
+  REQUIRE(scale);
+  CHECK(scale->paramsKnown);
+  CHECK(scale->paramSizes == std::vector<uint32_t>{8, 4, 8});
+  CHECK(scale->paramOffsets == std::vector<uint32_t>{0, 8, 16});
+  CHECK(scale->waveSize == 64);
+  // A kernel without .args has no parameters; one the metadata does not
+  // describe keeps them unknown.
+  const KernelInfo *none = info.find("none");
+  REQUIRE(none);
+  CHECK(none->paramsKnown);
+  CHECK(none->paramSizes.empty());
+  const KernelInfo *plain = info.find("plain");
+  REQUIRE(plain);
+  CHECK_FALSE(plain->paramsKnown);
+
+  // Without the note, no kernel's parameters are known.
+  std::string bare = makeCodeObject({"scale"}, "");
+  REQUIRE(readAmdgpuImage(bare.data(), "gfx90a", anything, info, log) ==
+          Error::Success);
+  REQUIRE(info.find("scale"));
+  CHECK_FALSE(info.find("scale")->paramsKnown);
+}
+
+TEST_CASE("a code object whose metadata is malformed is invalid", "[standin]") {
+  const std::string two = R"(      - .offset: 0
+        .size: 8
+        .value_kind: global_buffer
+      - .offset: 8
+        .size: 4
+        .value_kind: by_value
+)";
+  auto withArgs = [](const std::string &args, unsigned segment = 16) {
+    return codeObjectMetadata(kernelMetadata("scale", args, segment));
+  };
+  auto replaced = [&](const std::string &from, const std::string &to) {
+    std::string args = two;
+    size_t at = args.find(from);
+    REQUIRE(at != std::string::npos);
+    return withArgs(args.replace(at, from.size(), to));
+  };
+  struct Case {
+    std::string metadata, log;
+  };
+  const std::string metadata = "the code object's metadata";
+  const std::string scale = "kernel 'scale' in " + metadata;
+  const Case cases[] = {
+      {"\xc1", metadata + " note is not valid MessagePack"},
+      {std::string("\x82\xae"
+                   "amdhsa.kernels\x90\xae"
+                   "amdhsa.kernels\x90"),
+       metadata + " has the key 'amdhsa.kernels' twice in a map"},
+      {toMsgPack("--- [ 1, 2 ]\n...\n"),
+       metadata + " is not a MessagePack map"},
+      {toMsgPack("---\namdhsa.version: [ 1, 2 ]\n...\n"),
+       metadata + " has no amdhsa.kernels"},
+      {toMsgPack("---\namdhsa.kernels: 3\n...\n"),
+       "amdhsa.kernels of " + metadata + " is not an array"},
+      {codeObjectMetadata("  - .kernarg_segment_size: 0\n"),
+       "amdhsa.kernels[0] of " + metadata + " has neither .symbol nor .name"},
+      {codeObjectMetadata("  - .symbol: scale\n"),
+       ".symbol of amdhsa.kernels[0] of " + metadata +
+           " is not a kernel descriptor's name (a string that ends with .kd)"},
+      {codeObjectMetadata(kernelMetadata("scale", "", 0) +
+                          kernelMetadata("other", "", 0)),
+       metadata + " describes kernel 'other', whose descriptor the symbol "
+                  "table lacks (no other.kd)"},
+      {codeObjectMetadata(kernelMetadata("scale", "", 0) +
+                          kernelMetadata("scale", "", 0)),
+       metadata + " describes kernel 'scale' twice"},
+      {codeObjectMetadata("  - .symbol: scale.kd\n"),
+       scale + " has no .kernarg_segment_size"},
+      {codeObjectMetadata(
+           "  - .symbol: scale.kd\n    .kernarg_segment_size: big\n"),
+       ".kernarg_segment_size of " + scale + " is not an unsigned integer"},
+      {codeObjectMetadata("  - .symbol: scale.kd\n"
+                          "    .kernarg_segment_size: 8\n    .args: 3\n"),
+       ".args of " + scale + " is not an array"},
+      {replaced("      - .offset: 8\n", "      - .align: 8\n"),
+       "argument 1 of " + scale + " has no .offset"},
+      {replaced(".size: 8", ".size: -8"),
+       ".size of argument 0 of " + scale + " is not an unsigned integer"},
+      {replaced(".value_kind: by_value", ".value_type: i32"),
+       "argument 1 of " + scale + " has no .value_kind"},
+      {replaced(".offset: 8", ".offset: 4"),
+       "argument 1 of " + scale +
+           " (offset 4, 4 bytes) overlaps the explicit argument before it "
+           "(offset 0, 8 bytes)"},
+      {withArgs(R"(      - .offset: 8
+        .size: 8
+        .value_kind: by_value
+      - .offset: 0
+        .size: 8
+        .value_kind: global_buffer
+)"),
+       "argument 1 of " + scale +
+           " (offset 0, 8 bytes) comes before the explicit argument before "
+           "it (offset 8, 8 bytes)"},
+      {withArgs(two, 10),
+       "argument 1 of " + scale +
+           " (offset 8, 4 bytes) ends past the kernarg segment's 10 bytes "
+           "(.kernarg_segment_size)"},
+      {withArgs(two + R"(      - .offset: 16
+        .size: 8
+        .value_kind: hidden_block_count_x
+)"),
+       "argument 2 of " + scale +
+           " (offset 16, 8 bytes) ends past the kernarg segment's 16 bytes "
+           "(.kernarg_segment_size)"},
+  };
+  for (const Case &test : cases) {
+    std::string image = makeCodeObject({"scale"}, test.metadata);
+    ImageInfo info;
+    std::string log;
+    INFO(test.log);
+    CHECK(readAmdgpuImage(image.data(), "gfx90a", anything, info, log) ==
+          Error::InvalidImage);
+    CHECK(log == test.log);
+  }
+  // The same metadata, well formed, is read.
+  std::string image = makeCodeObject({"scale"}, withArgs(two));
+  ImageInfo info;
+  std::string log;
+  CHECK(readAmdgpuImage(image.data(), "gfx90a", anything, info, log) ==
+        Error::Success);
 }
 
 #ifdef GPU_RUNNER_STANDIN_TEST_CUBIN
