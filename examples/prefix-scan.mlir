@@ -1,8 +1,9 @@
 // An inclusive prefix sum of 256 integers in one block, with shuffles, as a
-// CUDA programmer writes it with __shfl_up_sync: each subgroup (warp) of 32
-// threads scans its values in 5 shuffle steps; lane 31 of each subgroup
-// writes its subgroup's total to workgroup memory; after a barrier, the
-// first subgroup scans those 8 totals the same way; after another barrier,
+// CUDA programmer writes it with __shfl_up_sync and warpSize: each subgroup
+// (a warp of 32 threads on CUDA, a wave of 64 on most AMD GPUs) scans its
+// values in log2(size) shuffle steps; the last lane of each subgroup writes
+// its subgroup's total to workgroup memory; after a barrier, the first
+// subgroup scans those totals (8 or 4) the same way; after another barrier,
 // each thread adds the total of the subgroups before its own. The last
 // thread prints the block's total from the kernel with gpu.printf.
 //
@@ -16,43 +17,47 @@
 //   block total: 1018
 //   [1,  3,  6,  10,  15,  21,  28,  29,  31,  34,  ...  1011,  1014,  1018]
 //   wrong elements: 0
-
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @scan(%x: memref<256xi32>, %y: memref<256xi32>)
         workgroup(%totals: memref<8xi32, #gpu.address_space<workgroup>>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c5 = arith.constant 5 : index
-      %c8 = arith.constant 8 : index
-      %c31 = arith.constant 31 : index
       %c255 = arith.constant 255 : index
+      %c256 = arith.constant 256 : index
       %zero = arith.constant 0 : i32
       %one = arith.constant 1 : i32
-      %c32 = arith.constant 32 : i32
       %tid = gpu.thread_id x
       %lane = gpu.lane_id
       %subgroup = gpu.subgroup_id : index
+      %size = gpu.subgroup_size : index
+      %width = arith.index_cast %size : index to i32
       %v = memref.load %x[%tid] : memref<256xi32>
-      %scanned = scf.for %step = %c0 to %c5 step %c1 iter_args(%s = %v) -> i32 {
-        // for (d = 1; d < 32; d *= 2) { u = __shfl_up_sync(~0u, s, d); ... }
-        // Lanes below d get an invalid value (%ok false) and add nothing.
-        %step32 = arith.index_cast %step : index to i32
-        %d = arith.shli %one, %step32 : i32
-        %u, %ok = gpu.shuffle up %s, %d, %c32 : i32
+      // for (d = 1; d < warpSize; d *= 2) { u = __shfl_up_sync(~0u, s, d); ... }
+      // Lanes below d get an invalid value (%ok false) and add nothing.
+      %scanned:2 = scf.while (%s = %v, %d = %one) : (i32, i32) -> (i32, i32) {
+        %more = arith.cmpi ult, %d, %width : i32
+        scf.condition(%more) %s, %d : i32, i32
+      } do {
+      ^bb0(%s: i32, %d: i32):
+        %u, %ok = gpu.shuffle up %s, %d, %width : i32
         %add = arith.select %ok, %u, %zero : i32
         %next = arith.addi %s, %add : i32
-        scf.yield %next : i32
+        %twice = arith.shli %d, %one : i32
+        scf.yield %next, %twice : i32, i32
       }
-      %last = arith.cmpi eq, %lane, %c31 : index
+      %last_lane = arith.subi %size, %c1 : index
+      %last = arith.cmpi eq, %lane, %last_lane : index
       scf.if %last {
-        memref.store %scanned, %totals[%subgroup] : memref<8xi32, #gpu.address_space<workgroup>>
+        memref.store %scanned#0, %totals[%subgroup] : memref<8xi32, #gpu.address_space<workgroup>>
       }
       gpu.barrier
-      // The first subgroup scans the 8 totals, its lanes 8..31 adding zeros.
-      // Every subgroup runs the shuffles, as all 32 lanes of a subgroup must.
+      // The first subgroup scans the totals, its lanes past them adding
+      // zeros. Every subgroup runs the shuffles, as all lanes of a subgroup
+      // must.
+      %subgroups = arith.divui %c256, %size : index
       %first = arith.cmpi eq, %subgroup, %c0 : index
-      %in_range = arith.cmpi ult, %lane, %c8 : index
+      %in_range = arith.cmpi ult, %lane, %subgroups : index
       %holds = arith.andi %first, %in_range : i1
       %t = scf.if %holds -> i32 {
         %t = memref.load %totals[%lane] : memref<8xi32, #gpu.address_space<workgroup>>
@@ -60,17 +65,20 @@ module attributes {gpu.container_module} {
       } else {
         scf.yield %zero : i32
       }
-      %t_scanned = scf.for %step = %c0 to %c5 step %c1 iter_args(%s = %t) -> i32 {
-        %step32 = arith.index_cast %step : index to i32
-        %d = arith.shli %one, %step32 : i32
-        %u, %ok = gpu.shuffle up %s, %d, %c32 : i32
+      %t_scanned:2 = scf.while (%s = %t, %d = %one) : (i32, i32) -> (i32, i32) {
+        %more = arith.cmpi ult, %d, %width : i32
+        scf.condition(%more) %s, %d : i32, i32
+      } do {
+      ^bb0(%s: i32, %d: i32):
+        %u, %ok = gpu.shuffle up %s, %d, %width : i32
         %add = arith.select %ok, %u, %zero : i32
         %next = arith.addi %s, %add : i32
-        scf.yield %next : i32
+        %twice = arith.shli %d, %one : i32
+        scf.yield %next, %twice : i32, i32
       }
       gpu.barrier
       scf.if %holds {
-        memref.store %t_scanned, %totals[%lane] : memref<8xi32, #gpu.address_space<workgroup>>
+        memref.store %t_scanned#0, %totals[%lane] : memref<8xi32, #gpu.address_space<workgroup>>
       }
       gpu.barrier
       // Add the totals of the subgroups before this one.
@@ -78,10 +86,10 @@ module attributes {gpu.container_module} {
       %result = scf.if %later -> i32 {
         %before = arith.subi %subgroup, %c1 : index
         %offset = memref.load %totals[%before] : memref<8xi32, #gpu.address_space<workgroup>>
-        %r = arith.addi %scanned, %offset : i32
+        %r = arith.addi %scanned#0, %offset : i32
         scf.yield %r : i32
       } else {
-        scf.yield %scanned : i32
+        scf.yield %scanned#0 : i32
       }
       memref.store %result, %y[%tid] : memref<256xi32>
       // The last thread's sum is the block's total: printf from the kernel.

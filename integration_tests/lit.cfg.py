@@ -184,8 +184,6 @@ else:
 # Kernels run where there is a device, and on the stand-ins, which run them
 # on the CPU from their NVVM or AMDGPU IR.
 #   kernels        kernels run
-#   device-printf  so does gpu.printf in a kernel: not yet on the HIP
-#                  stand-in (the ROCm device libraries make it a hostcall)
 #   subgroup-32, subgroup-64, and %{subgroup}: the subgroup size a kernel
 #                  gets by default: 64 on HIP (the stand-in's gfx90a, and
 #                  the gfx9 chips; AMDGPUUsage, "Processors"), else 32
@@ -194,8 +192,6 @@ config.gpu_runner_backend_has_device = (
     backend == "host" or has_gpu or backend.endswith("-standin"))
 if backend in ("host", "cuda-standin", "hip-standin") or has_gpu:
     config.available_features.add("kernels")
-if backend != "hip-standin":
-    config.available_features.add("device-printf")
 subgroup = "64" if runner_backend == "hip" else "32"
 config.available_features.add("subgroup-" + subgroup)
 config.substitutions.append(("%{subgroup}", subgroup))

@@ -295,9 +295,9 @@ def RefuseTargetOps : Pass<"gpu-runner-refuse-target-ops",
     - ROCDL (HIP): the gpu dialect's mma ops (`gpu.subgroup_mma_*`), which
       upstream lowers to NVVM only, and the thread block cluster ops
       (`gpu.cluster_id`, `gpu.cluster_dim`, `gpu.cluster_dim_blocks`,
-      `gpu.cluster_block_id`), since HIP has no clusters, and `cf.assert`,
-      for which upstream's ROCDL lowering makes invalid IR (a string global
-      outside the kernel module).
+      `gpu.cluster_block_id`), since HIP has no clusters. (`cf.assert`, for
+      which upstream's ROCDL lowering makes invalid IR, a string global
+      outside the kernel module, is lowered before it: DeviceAsserts.h.)
     - NVVM (CUDA): `gpu.subgroup_mma_extract_thread_local` and
       `insert_thread_local`, which upstream's NVVM lowering has no pattern
       for, and the element-wise mma ops other than `addf`, `mulf`, `divf`,

@@ -5,6 +5,7 @@
 #include "lowering/ExpandArith.h"
 #include "lowering/Passes.h"
 #include "lowering/checks/CheckLaunchSizes.h"
+#include "lowering/device/DeviceAsserts.h"
 #include "lowering/device/MathToOcml.h"
 #include "lowering/device/ModuleToBinaryWithIR.h"
 #include "lowering/device/Shuffles.h"
@@ -112,6 +113,7 @@ void registerPipelinePasses() {
   registerExpandArith();
   registerShuffleToNVVM();
   registerShuffleToROCDL();
+  registerAssertToROCDL();
   registerWorkgroupMemory();
   registerMathToOcml();
   registerModuleToBinaryWithIR();
@@ -235,6 +237,9 @@ void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
   kernels.addPass(createShuffleToROCDL(getAmdgpuWaveSize(options.gpuChip)));
   // The dynamic shared memory's size, which upstream's gives as 0.
   kernels.addPass(createDynamicSharedSizeToROCDL());
+  // Which upstream's ROCDL lowering lacks: HIP's own device assert, after
+  // the passes that make asserts.
+  kernels.addPass(createAssertToROCDL());
   addKernelDialectPasses(kernels);
   // Before convert-gpu-to-rocdl, whose math lowering makes LLVM intrinsics
   // that the AMDGPU code generator cannot compile (MathToOcml.cpp).

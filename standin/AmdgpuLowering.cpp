@@ -54,6 +54,9 @@ namespace {
 
 /// AMDGPUUsage, "Address Spaces": region (2), local (3), private (5) and
 /// 32-bit constant (6) pointers are 32 bits wide.
+/// ockl's hostcall: the stand-in serves it (AmdgpuCallLowering).
+constexpr const char *kHostcallFunction = "__ockl_hostcall_internal";
+
 bool isNarrowSpace(unsigned space) {
   return space == 2 || space == 3 || space == 5 || space == 6;
 }
@@ -74,6 +77,23 @@ bool holdsNarrowPointer(Type *type) {
 
 void prepareAmdgpuModule(
     Module &module, const std::function<void(const std::string &)> &refuse) {
+  // The device libraries' hostcall (ockl's __ockl_hostcall_internal, which
+  // passes a message to the HIP runtime's listener through a buffer in
+  // memory both see) is served by the stand-in's runtime: its body, and
+  // the functions only it called, go.
+  if (Function *hostcall = module.getFunction(kHostcallFunction);
+      hostcall && !hostcall->isDeclaration()) {
+    hostcall->deleteBody();
+    bool erased = true;
+    while (erased) {
+      erased = false;
+      for (Function &function : make_early_inc_range(module))
+        if (function.hasLocalLinkage() && function.use_empty()) {
+          function.eraseFromParent();
+          erased = true;
+        }
+    }
+  }
   auto refuseNarrow = [&](Instruction &instruction, const char *how) {
     refuse(std::string("a 32-bit local or private pointer ") + how + " in '" +
            instruction.getFunction()->getName().str() +
@@ -183,6 +203,7 @@ private:
   /// 64 bits, of any type) and `operand`, its result of the call's type.
   Value *waveOp(WaveOp op, Value *value, Value *operand);
   bool lowerTableRead(StringRef name, std::string &why);
+  bool lowerHostcall(std::string &why);
 
   CallBase &call;
   const LoweringContext &lc;
@@ -233,6 +254,43 @@ struct TableField {
   uint32_t bytes;
   std::function<Value *(IRBuilder<> &)> value;
 };
+
+bool AmdgpuCallLowering::lowerHostcall(std::string &why) {
+  // __ockl_hostcall_internal(buffer, service, eight words) returns the
+  // host's two words (ockl, hostcall.cl). Of its services (services.cl:
+  // 1 function call, 2 printf, 3 device memory) the stand-in serves
+  // printf, which HIP's printf and device assert use.
+  constexpr uint64_t kServicePrintf = 2;
+  FunctionType *type = call.getFunctionType();
+  if (type->getNumParams() != 10 || !type->getParamType(1)->isIntegerTy(32) ||
+      !all_of(type->params().drop_front(2),
+              [](Type *t) { return t->isIntegerTy(64); })) {
+    // The compiler kept its signature for the stand-in (the kernel IR's
+    // llvm.compiler.used); IR made otherwise may have lost arguments.
+    why = "has lost parameters to the optimizer (the IR was not compiled "
+          "by gpu-runner, which keeps them)";
+    return false;
+  }
+  auto *service = dyn_cast<ConstantInt>(arg(1));
+  if (!service || service->getZExtValue() != kServicePrintf) {
+    std::string number;
+    raw_string_ostream stream(number);
+    arg(1)->printAsOperand(stream, false);
+    why = "is called for hostcall service " + number +
+          ", which the HIP stand-in does not serve (it serves printf, 2)";
+    return false;
+  }
+  SmallVector<Value *> args{ctx};
+  for (unsigned i = 2; i < 10; ++i)
+    args.push_back(arg(i));
+  Value *first = runtime("hostcall_printf", i64, args);
+  Value *result = b.CreateInsertElement(
+      b.CreateInsertElement(PoisonValue::get(call.getType()), first,
+                            b.getInt64(0)),
+      b.getInt64(0), b.getInt64(1));
+  replace(result);
+  return true;
+}
 
 bool AmdgpuCallLowering::lowerTableRead(StringRef name, std::string &why) {
   // The kernel dispatch packet (llvm.amdgcn.dispatch.ptr; HSA Platform
@@ -287,12 +345,17 @@ bool AmdgpuCallLowering::lowerTableRead(StringRef name, std::string &why) {
                           sized(static_cast<SpecialRegister>(kNtidX + d), 16)});
         fields.push_back({18 + 2u * d, 2, constant(0, 16)});
       }
-      tableBytes = 24;
+      // hidden_hostcall_buffer: none; the stand-in serves the device
+      // libraries' hostcalls itself (prepareAmdgpuModule).
+      fields.push_back({80, 8, constant(0, 64)});
+      tableBytes = 88;
     } else if (abi == 400) {
-      // hidden_global_offset_{x,y,z}: 0, as HIP launches.
+      // hidden_global_offset_{x,y,z}: 0, as HIP launches;
+      // hidden_hostcall_buffer as for version 5.
       for (int d = 0; d < 3; ++d)
         fields.push_back({8u * d, 8, constant(0, 64)});
-      tableBytes = 24;
+      fields.push_back({24, 8, constant(0, 64)});
+      tableBytes = 32;
     } else {
       why = "is not implemented for code object version " +
             std::to_string(abi) + " by the HIP stand-in";
@@ -301,6 +364,11 @@ bool AmdgpuCallLowering::lowerTableRead(StringRef name, std::string &why) {
   }
   auto valueAt = [&](IRBuilder<> &builder, uint64_t offset,
                      Type *type) -> Value * {
+    // A whole field read as an integer of its size is its value; anything
+    // else is cut from the table's bytes.
+    for (const TableField &field : fields)
+      if (field.offset == offset && type->isIntegerTy(field.bytes * 8))
+        return field.value(builder);
     unsigned bits = tableBytes * 8;
     Value *table = builder.getIntN(bits, 0);
     for (const TableField &field : fields)
@@ -377,6 +445,8 @@ bool AmdgpuCallLowering::lowerTableRead(StringRef name, std::string &why) {
 
 bool AmdgpuCallLowering::lower(StringRef name, std::string &why) {
   why = "is not implemented by the HIP stand-in";
+  if (name == kHostcallFunction)
+    return lowerHostcall(why);
   if (name == "llvm.trap" || name == "llvm.debugtrap" ||
       name == "llvm.ubsantrap") {
     runtime("trap", b.getVoidTy(), {ctx, siteValue("trap")});

@@ -270,7 +270,10 @@ void BlockThreads::run(GridRun &run, uint64_t index) {
   loopNext = 0;
   endedCount = 0;
   output.clear();
+  errorOutput.clear();
   assertions.clear();
+  messages.clear();
+  nextMessageId = 0;
   assertLines.clear();
   for (Barrier &barrier : barriers) {
     barrier = Barrier();

@@ -28,6 +28,7 @@
 #include "standin/KernelAbi.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -110,9 +111,14 @@ public:
   /// `output` and `assertions`.
   void run(GridRun &run, uint64_t index);
 
-  /// The text the block printed, and its assertion lines, in thread order.
+  /// The text the block printed (on stdout, and on stderr through ROCm's
+  /// hostcall printf), and its assertion lines, in thread order.
   std::string output;
+  std::string errorOutput;
   std::string assertions;
+  /// ROCm hostcall printf's open messages, by the ids the block gave them.
+  std::map<uint64_t, std::vector<uint64_t>> messages;
+  uint64_t nextMessageId = 0;
 
   //===--------------------------------------------------------------------===//
   // Called on a thread's fiber, by the runtime functions.

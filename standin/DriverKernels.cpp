@@ -136,15 +136,26 @@ Error Driver::enqueueLaunch(Stream &stream, const Module &module,
 }
 
 void Driver::finishGrid(GridRun &grid, int device) {
-  std::string output, assertions;
+  std::string output, errors;
   for (auto &[block, text] : grid.output)
     output += text;
+  for (auto &[block, text] : grid.errorOutput)
+    errors += text;
   for (auto &[block, text] : grid.assertions)
-    assertions += text;
+    errors += text;
+  // What the grid printed on stderr before a failure of the stand-in's
+  // finding (a HIP device assert's line, before its trap) comes out before
+  // that finding, as it would from a GPU.
+  bool reported = grid.error != Error::Success && !grid.report.empty();
   {
     std::lock_guard<std::mutex> lock(outputMutex);
     pendingOutput += output;
-    pendingErrors += assertions;
+    if (!reported)
+      pendingErrors += errors;
+  }
+  if (reported && !errors.empty()) {
+    std::fwrite(errors.data(), 1, errors.size(), stderr);
+    std::fflush(stderr);
   }
   if (grid.error == Error::Success)
     return;

@@ -181,6 +181,8 @@ enum ReduxOp : uint32_t {
   X(assertfail)                                                                \
   /* i32 (ctx, ptr format, ptr arguments) */                                   \
   X(vprintf)                                                                   \
+  /* i64 (ctx, i64 descriptor, i64 w1, ..., i64 w7): ROCm hostcall printf */   \
+  X(hostcall_printf)                                                           \
   /* i64 (ctx): %clock64 */                                                    \
   X(clock)                                                                     \
   /* i64 (ctx): %globaltimer */                                                \

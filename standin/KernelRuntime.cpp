@@ -50,9 +50,13 @@ void GridRun::failAssertions(uint64_t block, std::string lines) {
   stopped.store(true, std::memory_order_relaxed);
 }
 
-void GridRun::addOutput(uint64_t block, std::string text) {
+void GridRun::addOutput(uint64_t block, std::string text,
+                        std::string errorText) {
   std::lock_guard<std::mutex> lock(mutex);
-  output[block] = std::move(text);
+  if (!text.empty())
+    output[block] = std::move(text);
+  if (!errorText.empty())
+    errorOutput[block] = std::move(errorText);
 }
 
 //===----------------------------------------------------------------------===//
@@ -369,6 +373,7 @@ std::vector<RuntimeSymbol> getRuntimeSymbols() {
       {"trap", reinterpret_cast<void *>(&rtTrap)},
       {"assertfail", reinterpret_cast<void *>(&rtAssertFail)},
       {"vprintf", reinterpret_cast<void *>(&rtVprintf)},
+      {"hostcall_printf", reinterpret_cast<void *>(&rtHostcallPrintf)},
       {"clock", reinterpret_cast<void *>(&rtClock)},
       {"globaltimer", reinterpret_cast<void *>(&rtGlobalTimer)},
       {"nanosleep", reinterpret_cast<void *>(&rtNanosleep)},
@@ -436,8 +441,9 @@ private:
         if (index >= count)
           break;
         blocks.run(*grid, index);
-        if (!blocks.output.empty())
-          grid->addOutput(index, std::move(blocks.output));
+        if (!blocks.output.empty() || !blocks.errorOutput.empty())
+          grid->addOutput(index, std::move(blocks.output),
+                          std::move(blocks.errorOutput));
         if (!blocks.assertions.empty())
           grid->failAssertions(index, std::move(blocks.assertions));
       }

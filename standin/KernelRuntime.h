@@ -79,14 +79,15 @@ struct GridRun {
   void fail(Error failure, const std::string &text);
   /// A block ended with failed assertions (their lines in `lines`).
   void failAssertions(uint64_t block, std::string lines);
-  /// What a block printed.
-  void addOutput(uint64_t block, std::string text);
+  /// What a block printed, on stdout and on stderr.
+  void addOutput(uint64_t block, std::string text, std::string errorText);
 
   std::mutex mutex;
   Error error = Error::Success;
   std::string report;
-  /// printf's text and the assertion lines, by block.
+  /// printf's text (stdout, stderr) and the assertion lines, by block.
   std::map<uint64_t, std::string> output;
+  std::map<uint64_t, std::string> errorOutput;
   std::map<uint64_t, std::string> assertions;
 };
 

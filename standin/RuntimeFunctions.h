@@ -42,9 +42,13 @@ std::string hexAddress(uintptr_t address);
 /// texts), read where the kernel may read it; false if it may not.
 bool readString(ThreadContext *context, uintptr_t address, std::string &text);
 
-/// vprintf (KernelPrintf.cpp).
+/// vprintf, and the printf service of ROCm's hostcall: one piece of a
+/// message, its descriptor and seven words (KernelPrintf.cpp).
 int32_t rtVprintf(ThreadContext *context, uintptr_t format,
                   uintptr_t arguments);
+uint64_t rtHostcallPrintf(ThreadContext *context, uint64_t descriptor,
+                          uint64_t w1, uint64_t w2, uint64_t w3, uint64_t w4,
+                          uint64_t w5, uint64_t w6, uint64_t w7);
 
 /// Arithmetic in a PTX rounding mode (KernelRounding.cpp): `op` is a
 /// RoundedOp, `mode` a RoundingMode (KernelAbi.h).

@@ -3,8 +3,8 @@
 // CUDA's runtime, where an unspecified launch failure leaves every later
 // call failing), the stand-in says on stderr which thread trapped, and the
 // runner reports it at the launch once a synchronization returns it, with
-// exit status 1. (A device assert, cf.assert in a kernel, is refused when
-// compiled for HIP: lowering/refuse-target-ops-invalid.mlir.)
+// exit status 1. (A device assert writes its line, then traps:
+// hip-kernel-assert.mlir.)
 // REQUIRES: hip-standin-lib, hip-runner
 // RUN: %expect-exit-1 env GPU_RUNNER_STANDIN_TRACE=%t.trace %gpu-runner-hip-standin --no-cache %s 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: FileCheck %s --check-prefix=TRACE < %t.trace

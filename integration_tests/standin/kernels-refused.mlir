@@ -1,11 +1,11 @@
 // What the HIP stand-in does not run yet, refused by name when the runtime
-// gives it the module's kernel IR, never run with a wrong result: here
-// device printf, which the ROCm device libraries make a hostcall. Also
-// refused today: device assert; the cross-lane intrinsics the pipeline does
-// not make (ds_swizzle, DPP, permlane); the AMDGPU-specific atomic and
-// buffer intrinsics; inline assembly; a 32-bit local or private pointer
-// kept in memory or turned into an integer. The module still loads (a
-// gfx90a code object), and the launch never happens. What runs is in
+// gives it the module's kernel IR, never run with a wrong result: here DPP
+// (rocdl.update.dpp) and ds_swizzle, cross-lane instructions the pipeline
+// does not make. Also refused
+// today: permlane; the AMDGPU-specific atomic and buffer intrinsics; inline
+// assembly; hostcall services other than printf; a 32-bit local or private
+// pointer kept in memory or turned into an integer. The module still loads
+// (a gfx90a code object), and the launch never happens. What runs is in
 // hip-kernels-run.mlir and hip-wave-ops.mlir.
 // REQUIRES: hip-standin-lib, hip-runner
 // RUN: %expect-exit-1 env GPU_RUNNER_STANDIN_TRACE=%t.hip %gpu-runner-hip-standin --no-cache %s 2>&1 | FileCheck %s
@@ -18,22 +18,32 @@
 module attributes {gpu.container_module} {
   // CHECK: kernels-refused.mlir:[[# @LINE + 1]]:3: error: gpu.binary: hipErrorNotSupported: {{.*}}the driver could not take the kernels' IR:
   gpu.module @kernels {
-    gpu.func @swap(%data: memref<64xf32>) kernel {
+    gpu.func @swap(%data: memref<64xi32>) kernel {
       %thread = gpu.thread_id x
-      %v = memref.load %data[%thread] : memref<64xf32>
-      gpu.printf "%f\n", %v : f32
+      %v = memref.load %data[%thread] : memref<64xi32>
+      %d = rocdl.update.dpp %v, %v with 273, 15, 15, false : i32
+      %rotate = llvm.mlir.constant(49184 : i32) : i32
+      %s = rocdl.ds_swizzle %v, %rotate : (i32, i32) -> i32
+      %sum = arith.addi %d, %s : i32
+      memref.store %sum, %data[%thread] : memref<64xi32>
+      // The device libraries' hostcall, for its function-call service (1).
+      %null = llvm.mlir.zero : !llvm.ptr
+      %service = llvm.mlir.constant(1 : i32) : i32
+      %w = llvm.mlir.constant(0 : i64) : i64
+      %r = llvm.call @__ockl_hostcall_internal(%null, %service, %w, %w, %w, %w, %w, %w, %w, %w) : (!llvm.ptr, i32, i64, i64, i64, i64, i64, i64, i64, i64) -> vector<2xi64>
       gpu.return
     }
+    llvm.func @__ockl_hostcall_internal(!llvm.ptr, i32, i64, i64, i64, i64, i64, i64, i64, i64) -> vector<2xi64>
   }
-  // CHECK-NEXT: the kernel IR uses what the stand-in does not implement: {{.*}}llvm.amdgcn.s.sendmsg is not implemented by the HIP stand-in
+  // CHECK-NEXT: the kernel IR uses what the stand-in does not implement: llvm.amdgcn.update.dpp.i32 is not implemented by the HIP stand-in; llvm.amdgcn.ds.swizzle is not implemented by the HIP stand-in; __ockl_hostcall_internal is called for hostcall service 1, which the HIP stand-in does not serve (it serves printf, 2)
 
   func.func @main() {
     %c1 = arith.constant 1 : index
     %c64 = arith.constant 64 : index
-    %data = gpu.alloc () : memref<64xf32>
+    %data = gpu.alloc () : memref<64xi32>
     gpu.launch_func @kernels::@swap blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1)
-        args(%data : memref<64xf32>)
-    gpu.dealloc %data : memref<64xf32>
+        args(%data : memref<64xi32>)
+    gpu.dealloc %data : memref<64xi32>
     return
   }
 }

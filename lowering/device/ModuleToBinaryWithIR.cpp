@@ -5,7 +5,9 @@
 // module, with an optimizedLlvmIRCallback of the module's own that writes the
 // IR it sees as bitcode, then keeps it on the binary (kKernelIRAttrName).
 // The object is what upstream's pass makes: the same TargetOptions but the
-// callback, which only reads the module.
+// callback, which only reads the module; for ROCDL, but for the device
+// libraries' hostcall, whose parameters the optimizer keeps so that a
+// stand-in can serve its calls (RocdlSerializer).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +26,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <optional>
 
@@ -69,9 +72,10 @@ private:
 class RocdlSerializer : public ROCDL::SerializeGPUModuleBase {
 public:
   RocdlSerializer(gpu::GPUModuleOp module, ROCDL::ROCDLTargetAttr target,
-                  const gpu::TargetOptions &options, std::string &errors)
+                  const gpu::TargetOptions &options, bool keepIR,
+                  std::string &errors)
       : SerializeGPUModuleBase(*module, target, options), options(options),
-        errors(errors) {
+        keepIR(keepIR), errors(errors) {
     optimizedLlvmIRCallback = options.getOptimizedLlvmIRCallback();
   }
 
@@ -81,6 +85,21 @@ public:
     SerializeGPUModuleBase::handleModulePreLink(llvmModule);
   }
 
+  void handleModulePostLink(llvm::Module &llvmModule) override {
+    SerializeGPUModuleBase::handleModulePostLink(llvmModule);
+    // The device libraries' hostcall, which HIP's printf and assert send
+    // through, keeps the parameters ockl gives it (buffer, service, eight
+    // words): the optimizer would drop those every call passes alike, and
+    // a runtime stand-in, which serves the call from the kept IR, could no
+    // longer read them. On a GPU the cost is a few arguments passed.
+    if (!keepIR)
+      return;
+    if (llvm::Function *hostcall =
+            llvmModule.getFunction("__ockl_hostcall_internal");
+        hostcall && !hostcall->isDeclaration())
+      llvm::appendToCompilerUsed(llvmModule, {hostcall});
+  }
+
   FailureOr<SmallVector<char, 0>>
   moduleToObject(llvm::Module &llvmModule) override {
     return moduleToObjectImpl(options, llvmModule);
@@ -88,6 +107,7 @@ public:
 
 private:
   const gpu::TargetOptions &options;
+  bool keepIR;
   std::string &errors;
 };
 
@@ -133,7 +153,9 @@ LogicalResult serializeModule(gpu::GPUModuleOp module,
     std::optional<SmallVector<char, 0>> serialized;
     if (auto rocdl = dyn_cast<ROCDL::ROCDLTargetAttr>(attr)) {
       ROCDL::SerializeGPUModuleBase::init();
-      serialized = RocdlSerializer(module, rocdl, targetOptions, errors).run();
+      serialized = RocdlSerializer(module, rocdl, targetOptions,
+                                   options.keepKernelIR, errors)
+                       .run();
     } else {
       serialized = target.serializeToObject(module, targetOptions);
     }

@@ -8,7 +8,6 @@
 #include "lowering/host/HostMma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -75,16 +74,6 @@ public:
                            "thread block clusters (a CUDA feature of sm_90 "
                            "and newer); compute the block's position from "
                            "gpu.block_id instead";
-        return WalkResult::interrupt();
-      }
-      if (!nvvm && isa<cf::AssertOp>(op)) {
-        op->emitError() << "'" << op->getName()
-                        << "' in a kernel cannot be compiled for AMD GPUs: "
-                           "upstream's ROCDL lowering has no device assert "
-                           "(ROCm's is a hostcall of its device libraries, "
-                           "which gpu-runner does not make yet); store a flag "
-                           "the host checks, or run the program with "
-                           "gpu-runner-host or gpu-runner-cuda";
         return WalkResult::interrupt();
       }
       if (computesWithF128(op)) {

@@ -15,6 +15,7 @@
 
 #include "lowering/host/HostKernelSteps.h"
 
+#include "lowering/AssertSource.h"
 #include "lowering/host/ScalarBits.h"
 #include "lowering/runtime/MgpuCalls.h"
 #include "wrappers/HostKernelAbi.h"
@@ -477,37 +478,6 @@ public:
     return success();
   }
 };
-
-/// Where a failed assertion says it is: `file:line: function:`, chosen from
-/// the op's location as upstream's NVVM lowering of cf.assert chooses the
-/// arguments of CUDA's __assertfail, so that a program prints the same line
-/// here as on a GPU. Call sites are followed to their callee; a file
-/// location gives the file and line, a name location the function (and the
-/// file and line of its child); anything else "(unknown)" and line 0.
-struct AssertSource {
-  std::string file = "(unknown)";
-  std::string function = "(unknown)";
-  int32_t line = 0;
-};
-
-AssertSource getAssertSource(Location loc) {
-  AssertSource source;
-  while (auto callSite = dyn_cast<CallSiteLoc>(loc))
-    loc = callSite.getCallee();
-  auto fromFile = [&](Location child) {
-    if (auto file = dyn_cast<FileLineColRange>(child)) {
-      source.file = file.getFilename().str();
-      source.line = static_cast<int32_t>(file.getStartLine());
-    }
-  };
-  if (auto name = dyn_cast<NameLoc>(loc)) {
-    source.function = name.getName().str();
-    fromFile(name.getChildLoc());
-  } else {
-    fromFile(loc);
-  }
-  return source;
-}
 
 /// cf.assert: the runtime records the thread's failure and ends the thread.
 /// It never returns, so nothing after the call runs for a thread that

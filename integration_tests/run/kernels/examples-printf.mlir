@@ -2,7 +2,6 @@
 // prints the block total with gpu.printf. The expected figures were
 // computed apart from gpu-runner, with NumPy, from the formula in the
 // example's comment. It runs both ways the host runs a block.
-// REQUIRES: device-printf
 // RUN: %gpu-runner %S/../../../examples/prefix-scan.mlir | FileCheck %s --check-prefix=SCAN
 // RUN: %gpu-runner --no-barrier-splitting %S/../../../examples/prefix-scan.mlir | FileCheck %s --check-prefix=SCAN
 

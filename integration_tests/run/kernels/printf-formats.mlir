@@ -5,7 +5,6 @@
 // follows). One thread prints, so the lines come in order. The checks are
 // exact, spaces included (--strict-whitespace), for the widths.
 // RUN: %gpu-runner %s | FileCheck %s --match-full-lines --strict-whitespace
-// REQUIRES: device-printf
 
 // CHECK:i1: 1 0
 // CHECK-NEXT:i8: -1 4294967295 A

@@ -1,7 +1,6 @@
 // gpu.printf from several threads of several blocks. Blocks run in parallel,
 // so lines come in any order, as on a GPU: sort them.
 // RUN: %gpu-runner %s | sort | FileCheck %s
-// REQUIRES: device-printf
 
 // CHECK:      block 0 thread 0: 0 -1 0.500000
 // CHECK-NEXT: block 0 thread 1: 1 -1 1.500000
