@@ -492,6 +492,19 @@ bool AmdgpuCallLowering::lower(StringRef name, std::string &why) {
     // (byte address, value): the value of the lane the address names.
     wave = kWaveBpermute;
     operand = arg(0);
+  } else if (rest == "ds.swizzle") {
+    // (value, offset): the offset, an immediate, picks the pattern. Of
+    // DS_SWIZZLE_B32's modes the stand-in runs those every ISA since GCN3
+    // documents: offset[15] set, a permutation within each four lanes;
+    // clear, and, or and xor masks within each 32.
+    auto *pattern = dyn_cast<ConstantInt>(arg(1));
+    if (!pattern || pattern->getZExtValue() >= 0xc000) {
+      why = "with an offset of 0xc000 or more (rotate and FFT modes) is not "
+            "implemented by the HIP stand-in";
+      return false;
+    }
+    wave = kWaveSwizzle;
+    operand = arg(1);
   } else if (rest.starts_with("readlane")) {
     wave = kWaveReadlane;
     operand = arg(1);

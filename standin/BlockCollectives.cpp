@@ -635,6 +635,24 @@ void BlockThreads::completeWaveOp(uint32_t warp, uint64_t group,
       slot.result = static_cast<uint32_t>(lanes(source).a);
       break;
     }
+    case kWaveSwizzle: {
+      // DS_SWIZZLE_B32 (the ISA's pseudo-code): with offset[15] set, lane
+      // i reads lane (i & ~3) + offset[2 * (i & 3) + 1 : 2 * (i & 3)];
+      // clear, lane ((i & and) | or) ^ xor of its group of 32, the masks
+      // offset[4:0], [9:5] and [14:10]. A lane not active gives 0.
+      uint32_t pattern = slot.b;
+      uint32_t source = 0;
+      if (pattern & 0x8000) {
+        source = (lane & ~3u) | ((pattern >> (2 * (lane & 3))) & 3);
+      } else {
+        uint32_t andMask = pattern & 31, orMask = (pattern >> 5) & 31;
+        uint32_t xorMask = (pattern >> 10) & 31;
+        source = (((lane & andMask) | orMask) ^ xorMask) | (lane & ~31u);
+      }
+      slot.result =
+          group >> source & 1 ? static_cast<uint32_t>(lanes(source).a) : 0;
+      break;
+    }
     case kWaveReadlane: {
       // V_READLANE_B32: the lane select's bits 5:0 (wave 64) or 4:0.
       uint32_t source = slot.b & (warpSize - 1);

@@ -118,9 +118,11 @@ enum VoteMode : uint32_t { kVoteAll, kVoteAny, kVoteUni, kVoteBallot };
 
 /// AMDGPU's cross-lane instructions, among the lanes of the wave that
 /// execute them together (AMDGPUUsage; the CDNA ISA's DS_BPERMUTE_B32,
-/// V_READLANE_B32, V_READFIRSTLANE_B32, and the ballot of llvm.amdgcn).
+/// DS_SWIZZLE_B32, V_READLANE_B32, V_READFIRSTLANE_B32, and the ballot of
+/// llvm.amdgcn).
 enum WaveOp : uint32_t {
   kWaveBpermute,
+  kWaveSwizzle,
   kWaveReadlane,
   kWaveFirstLane,
   kWaveBallot

@@ -1,12 +1,12 @@
 // What the HIP stand-in does not run yet, refused by name when the runtime
 // gives it the module's kernel IR, never run with a wrong result: here DPP
-// (rocdl.update.dpp) and ds_swizzle, cross-lane instructions the pipeline
-// does not make. Also refused
+// (rocdl.update.dpp) and ds_swizzle's rotate mode (an offset of 0xc000 or
+// more), cross-lane instructions the pipeline does not make. Also refused
 // today: permlane; the AMDGPU-specific atomic and buffer intrinsics; inline
 // assembly; hostcall services other than printf; a 32-bit local or private
 // pointer kept in memory or turned into an integer. The module still loads
 // (a gfx90a code object), and the launch never happens. What runs is in
-// hip-kernels-run.mlir and hip-wave-ops.mlir.
+// hip-kernels-run.mlir, hip-wave-ops.mlir and hip-swizzle.mlir.
 // REQUIRES: hip-standin-lib, hip-runner
 // RUN: %expect-exit-1 env GPU_RUNNER_STANDIN_TRACE=%t.hip %gpu-runner-hip-standin --no-cache %s 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=HIP < %t.hip
@@ -35,7 +35,7 @@ module attributes {gpu.container_module} {
     }
     llvm.func @__ockl_hostcall_internal(!llvm.ptr, i32, i64, i64, i64, i64, i64, i64, i64, i64) -> vector<2xi64>
   }
-  // CHECK-NEXT: the kernel IR uses what the stand-in does not implement: llvm.amdgcn.update.dpp.i32 is not implemented by the HIP stand-in; llvm.amdgcn.ds.swizzle is not implemented by the HIP stand-in; __ockl_hostcall_internal is called for hostcall service 1, which the HIP stand-in does not serve (it serves printf, 2)
+  // CHECK-NEXT: the kernel IR uses what the stand-in does not implement: llvm.amdgcn.update.dpp.i32 is not implemented by the HIP stand-in; llvm.amdgcn.ds.swizzle with an offset of 0xc000 or more (rotate and FFT modes) is not implemented by the HIP stand-in; __ockl_hostcall_internal is called for hostcall service 1, which the HIP stand-in does not serve (it serves printf, 2)
 
   func.func @main() {
     %c1 = arith.constant 1 : index
