@@ -140,7 +140,9 @@ def LowerWarpExecute : Pass<"gpu-runner-lower-warp-execute",
 
     An op with no operands but results also synchronizes before lane 0 runs
     its body, so that a run in a loop does not overwrite results the other
-    lanes have not read. Errors at the op: a warp size that does not divide
+    lanes have not read. A `cf.assert` before the op checks that its lane id
+    is below the warp size (gpu.lane_id is not, where subgroups are wider
+    than the warp). Errors at the op: a warp size that does not divide
     the subgroup, an op inside another, an op outside a `gpu.func` kernel.
   }];
   let options = [
@@ -152,6 +154,7 @@ def LowerWarpExecute : Pass<"gpu-runner-lower-warp-execute",
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",

@@ -56,6 +56,8 @@ namespace {
 /// 32-bit constant (6) pointers are 32 bits wide.
 /// ockl's hostcall: the stand-in serves it (AmdgpuCallLowering).
 constexpr const char *kHostcallFunction = "__ockl_hostcall_internal";
+/// What a fence of wavefront scope becomes before the calls are lowered.
+constexpr const char *kWavefrontFence = "__gpu_runner_standin_wavefront_fence";
 
 bool isNarrowSpace(unsigned space) {
   return space == 2 || space == 3 || space == 5 || space == 6;
@@ -108,6 +110,24 @@ void prepareAmdgpuModule(
   for (Function &function : module) {
     for (Instruction &instruction :
          make_early_inc_range(instructions(function))) {
+      if (auto *fence = dyn_cast<FenceInst>(&instruction)) {
+        // The lanes of a wave execute in lockstep on a GPU, so a fence of
+        // wavefront scope orders the memory accesses of lanes that reach it
+        // together (LowerWarpExecute's synchronization on AMD GPUs). The
+        // stand-in's lanes run one after another: they meet there.
+        SmallVector<StringRef> scopes;
+        module.getContext().getSyncScopeNames(scopes);
+        StringRef scope = fence->getSyncScopeID() < scopes.size()
+                              ? scopes[fence->getSyncScopeID()]
+                              : StringRef();
+        if (scope == "wavefront" || scope == "wavefront-one-as") {
+          FunctionCallee meet = module.getOrInsertFunction(
+              kWavefrontFence, Type::getVoidTy(module.getContext()));
+          CallInst::Create(meet, "", fence->getIterator());
+          fence->eraseFromParent();
+        }
+        continue;
+      }
       if (auto *alloca = dyn_cast<AllocaInst>(&instruction)) {
         if (holdsNarrowPointer(alloca->getAllocatedType()))
           refuseNarrow(instruction, "kept in private memory");
@@ -447,6 +467,13 @@ bool AmdgpuCallLowering::lower(StringRef name, std::string &why) {
   why = "is not implemented by the HIP stand-in";
   if (name == kHostcallFunction)
     return lowerHostcall(why);
+  if (name == kWavefrontFence) {
+    runtime("wave", i64,
+            {ctx, b.getInt32(kWaveFence), b.getInt64(0), b.getInt32(0),
+             siteValue("fence syncscope(\"wavefront\")")});
+    replace(nullptr);
+    return true;
+  }
   if (name == "llvm.trap" || name == "llvm.debugtrap" ||
       name == "llvm.ubsantrap") {
     runtime("trap", b.getVoidTy(), {ctx, siteValue("trap")});

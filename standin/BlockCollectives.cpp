@@ -665,6 +665,9 @@ void BlockThreads::completeWaveOp(uint32_t warp, uint64_t group,
       // V_READFIRSTLANE_B32: the value of the lowest active lane.
       slot.result = leader.a;
       break;
+    case kWaveFence:
+      slot.result = 0;
+      break;
     default:
       // llvm.amdgcn.ballot: a bit for each active lane whose condition
       // holds; inactive lanes give 0.

@@ -125,7 +125,9 @@ enum WaveOp : uint32_t {
   kWaveSwizzle,
   kWaveReadlane,
   kWaveFirstLane,
-  kWaveBallot
+  kWaveBallot,
+  /// A fence of wavefront scope: the lanes meet, as lanes in lockstep do.
+  kWaveFence
 };
 
 /// barrier.cta's forms (PTX ISA, barrier): bits of `flags`.

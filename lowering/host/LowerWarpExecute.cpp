@@ -13,6 +13,7 @@
 #include "lowering/runtime/MgpuCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -140,6 +141,17 @@ LogicalResult LowerWarpExecutePass::prepare(gpu::WarpExecuteOnLane0Op op,
 
   Location loc = op.getLoc();
   OpBuilder b(op);
+  // The lane id must be below the warp size (GPUOps.td,
+  // WarpExecuteOnLane0Op): another would reach past its warp's slots, and
+  // gpu.lane_id is not, where subgroups are wider than the warp. The
+  // program fails there, as at any failed assertion.
+  Value inWarp =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, op.getLaneid(),
+                            constantIndex(b, loc, warpSize));
+  cf::AssertOp::create(b, loc, inWarp,
+                       "gpu.warp_execute_on_lane_0's lane id is not below its "
+                       "warp size, " +
+                           std::to_string(warpSize));
   Value slot = arith::DivUIOp::create(b, loc, getLinearThreadId(b, loc).first,
                                       constantIndex(b, loc, warpSize));
   for (BlockArgument argument : op.getBody()->getArguments())

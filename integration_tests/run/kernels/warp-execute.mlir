@@ -1,9 +1,9 @@
 // RUN: %gpu-runner %s | FileCheck %s
 // RUN: %gpu-runner --no-barrier-splitting %s | FileCheck %s
 // RUN: %gpu-runner --check-bounds %s | FileCheck %s
-// The warps of 32 take gpu.lane_id as their lane id, which the op needs
-// below 32: not so where subgroups have 64 lanes.
-// UNSUPPORTED: subgroup-64
+// A warp of 32 lanes is any subgroup's or a part of it: its lane ids are
+// the thread's linear id mod 32 (gpu.lane_id goes up to 63 where subgroups
+// have 64 lanes).
 
 // gpu.warp_execute_on_lane_0: lane 0 of each warp of 32 runs the body on
 // the whole of each distributed value, the lanes' pieces side by side in
@@ -20,7 +20,8 @@ module attributes {gpu.container_module} {
     gpu.func @reverse(%out: memref<64x3xf32>) kernel
         attributes {known_block_size = array<i32: 64, 1, 1>} {
       %t = gpu.thread_id x
-      %lane = gpu.lane_id
+      %c32 = arith.constant 32 : index
+      %lane = arith.remui %t, %c32 : index
       %c2 = arith.constant 2 : index
       %c1 = arith.constant 1 : index
       %t2 = arith.muli %t, %c2 : index
@@ -52,7 +53,8 @@ module attributes {gpu.container_module} {
     // 100 i), which every lane of its warp gets and adds up: 300 + 96 w.
     gpu.func @broadcast_loop(%out: memref<40xf32>) kernel {
       %t = gpu.thread_id x
-      %lane = gpu.lane_id
+      %c32 = arith.constant 32 : index
+      %lane = arith.remui %t, %c32 : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c3 = arith.constant 3 : index
