@@ -409,10 +409,13 @@ struct InsertThreadLocalLowering
 
 /// Each lane gathers A and B whole from the slices of its subgroup, then
 /// computes its own slice of D = A * B + C: element (i, j) is
-/// C(i, j) + sum over k of A(i, k) * B(k, j), in the accumulator's type, in
-/// the order of k. The a_transpose and b_transpose attributes say how the
-/// operands were loaded on a GPU; the matrices here are the logical A and B
-/// whatever they say.
+/// C(i, j) + sum over k of A(i, k) * B(k, j), in the order of k, in the
+/// accumulator's type, but for an f16 accumulator: its sum is kept in f32
+/// and rounded to f16 once, as tensor cores keep a compute's products and
+/// sums at a higher precision than its f16 result (rounding every partial
+/// sum gives 2636 for 16 products of 11 and 15, not 2640). The a_transpose and
+/// b_transpose attributes say how the operands were loaded on a GPU; the
+/// matrices here are the logical A and B whatever they say.
 struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -469,7 +472,11 @@ struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
       return failure();
 
     VectorType resultType = getSliceType(cType);
-    Type accumulator = resultType.getElementType();
+    Type resultElement = resultType.getElementType();
+    bool isFloat = isa<FloatType>(resultElement);
+    Type accumulator = isFloat && resultElement.getIntOrFloatBitWidth() < 32
+                           ? rewriter.getF32Type()
+                           : resultElement;
     Type operandElement = getSignlessElementType(aType);
     auto widen = [&](OpBuilder &b, Value x, bool isSigned) -> Value {
       if (x.getType() == accumulator)
@@ -482,7 +489,6 @@ struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
     };
     bool aSigned = !aType.getElementType().isUnsignedInteger();
     bool bSigned = !bType.getElementType().isUnsignedInteger();
-    bool isFloat = isa<FloatType>(accumulator);
 
     Value lane = getLane(rewriter, loc);
     Value result = adaptor.getOpC();
@@ -495,7 +501,8 @@ struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
       Value e = getMatrixElement(rewriter, loc, lane, sliceSize, s);
       Value row = arith::DivUIOp::create(rewriter, loc, e, nValue);
       Value column = arith::RemUIOp::create(rewriter, loc, e, nValue);
-      Value initial = vector::ExtractOp::create(rewriter, loc, result, s);
+      Value initial = widen(
+          rewriter, vector::ExtractOp::create(rewriter, loc, result, s), true);
       auto loop = scf::ForOp::create(
           rewriter, loc, zero, kValue, one, ValueRange{initial},
           [&](OpBuilder &b, Location loc, Value i, ValueRange sum) {
@@ -519,8 +526,10 @@ struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
                           b, loc, sum[0], arith::MulIOp::create(b, loc, x, y)));
             scf::YieldOp::create(b, loc, next);
           });
-      result =
-          vector::InsertOp::create(rewriter, loc, loop.getResult(0), result, s);
+      Value sum = loop.getResult(0);
+      if (sum.getType() != resultElement)
+        sum = arith::TruncFOp::create(rewriter, loc, resultElement, sum);
+      result = vector::InsertOp::create(rewriter, loc, sum, result, s);
     }
     rewriter.replaceOp(op, result);
     return success();

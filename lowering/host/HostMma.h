@@ -10,7 +10,8 @@
 // slice; gpu.subgroup_mma_compute needs all of A and B, which each lane
 // gathers from the slices of its subgroup (mgpuHostSubgroupGatherAt, where
 // the lanes meet as at a shuffle), then computes its slice of
-// D = A * B + C in the accumulator's type.
+// D = A * B + C in the accumulator's type (an f16 one's sum kept in f32 and
+// rounded once).
 //
 // Only the matrices NVIDIA GPUs have (CUDA C++ Programming Guide, Warp
 // Matrix Functions, Element Types and Matrix Sizes) are accepted; the
