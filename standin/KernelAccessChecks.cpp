@@ -38,7 +38,8 @@ Value *ProgramBuilder::checkRange(Instruction *at, Value *pointer, Value *bytes,
   IRBuilder<> b(at);
   Function *function = at->getFunction();
   unsigned space = pointer->getType()->getPointerAddressSpace();
-  uint32_t flags = (space <= kLocal ? space : 0) | (write ? kAccessWrite : 0);
+  uint32_t flags =
+      (space <= kLocal ? space : 0) | (write ? uint32_t(kAccessWrite) : 0u);
   LoweringContext lowering;
   lowering.module = &module;
   FunctionCallee access =
@@ -110,7 +111,7 @@ Value *ProgramBuilder::checkAccess(Instruction *at, Value *pointer,
         b.CreateAdd(address, b.getInt64(program.arena.delta)), b.getPtrTy());
   // Slow path: the runtime checks everything else, and fails the launch
   // when the kernel may not reach the address.
-  uint32_t flags = space | (write ? kAccessWrite : 0) |
+  uint32_t flags = space | (write ? uint32_t(kAccessWrite) : 0u) |
                    (Log2_64(alignment) << kAccessAlignShift);
   b.SetInsertPoint(elseTerm);
   LoweringContext lowering;
