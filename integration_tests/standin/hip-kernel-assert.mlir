@@ -14,9 +14,11 @@
 
 // CHECK: device.hip:12: check_thread: Device-side assertion `thread 2 is not welcome' failed.
 // CHECK-NEXT: gpu-runner HIP runtime stand-in: kernel 'check', block (0, 0, 0), thread (2, 0, 0) executed trap at trap in 'check'
-// TRACE: hipModuleLaunchKernel(f={{.*}}(check), {{.*}}) -> hipSuccess
-// TRACE-NEXT: launch of kernel 'check' failed: hipErrorLaunchFailure: kernel 'check', block (0, 0, 0), thread (2, 0, 0) executed trap
-// TRACE-NEXT: hipStreamSynchronize(stream=null) -> hipErrorLaunchFailure
+// The launch returns while its grid runs on the stream: the call's line and
+// the grid's failure come in either order, then the synchronization.
+// TRACE-DAG: hipModuleLaunchKernel(f={{.*}}(check), {{.*}}) -> hipSuccess
+// TRACE-DAG: launch of kernel 'check' failed: hipErrorLaunchFailure: kernel 'check', block (0, 0, 0), thread (2, 0, 0) executed trap
+// TRACE: hipStreamSynchronize(stream=null) -> hipErrorLaunchFailure
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -10,8 +10,10 @@
 // RUN: FileCheck %s --check-prefix=TRACE < %t.trace
 
 // CHECK: gpu-runner HIP runtime stand-in: kernel 'stop', block (0, 0, 0), thread (2, 0, 0) executed trap at trap in 'stop'
-// TRACE: hipModuleLaunchKernel(f={{.*}}(stop), {{.*}}) -> hipSuccess
-// TRACE: launch of kernel 'stop' failed: hipErrorLaunchFailure: kernel 'stop', block (0, 0, 0), thread (2, 0, 0) executed trap
+// The launch returns while its grid runs on the stream: the call's line and
+// the grid's failure come in either order, then the synchronization.
+// TRACE-DAG: hipModuleLaunchKernel(f={{.*}}(stop), {{.*}}) -> hipSuccess
+// TRACE-DAG: launch of kernel 'stop' failed: hipErrorLaunchFailure: kernel 'stop', block (0, 0, 0), thread (2, 0, 0) executed trap
 // TRACE: hipStreamSynchronize(stream=null) -> hipErrorLaunchFailure
 
 module attributes {gpu.container_module} {
