@@ -107,6 +107,8 @@ void prepareAmdgpuModule(
       refuse("variable '" + global.getName().str() +
              "' holds a 32-bit local or private pointer, which the HIP "
              "stand-in cannot run (the host's pointers are 64 bits)");
+  SmallVector<StringRef> scopes;
+  module.getContext().getSyncScopeNames(scopes);
   for (Function &function : module) {
     for (Instruction &instruction :
          make_early_inc_range(instructions(function))) {
@@ -115,8 +117,6 @@ void prepareAmdgpuModule(
         // wavefront scope orders the memory accesses of lanes that reach it
         // together (LowerWarpExecute's synchronization on AMD GPUs). The
         // stand-in's lanes run one after another: they meet there.
-        SmallVector<StringRef> scopes;
-        module.getContext().getSyncScopeNames(scopes);
         StringRef scope = fence->getSyncScopeID() < scopes.size()
                               ? scopes[fence->getSyncScopeID()]
                               : StringRef();
