@@ -198,6 +198,11 @@ module attributes {gpu.container_module} {
     // CHECK: [-16,  -2147483648,  -32,  1,  31,  -2,  0,  -1,  0,  31,  -32,  -32,  31]
     %us = memref.cast %hso : memref<13xi32> to memref<*xi32>
     call @printMemrefI32(%us) : (memref<*xi32>) -> ()
+    gpu.dealloc %in : memref<256xi32>
+    gpu.dealloc %out : memref<2x3xi32>
+    gpu.dealloc %all : memref<13xi32>
+    gpu.dealloc %sin : memref<32xi32>
+    gpu.dealloc %sout : memref<13xi32>
     return
   }
 }

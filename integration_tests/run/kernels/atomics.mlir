@@ -50,6 +50,8 @@ module attributes {gpu.container_module} {
     // CHECK: [32767]
     %um = memref.cast %hm : memref<1xf32> to memref<*xf32>
     call @printMemrefF32(%um) : (memref<*xf32>) -> ()
+    gpu.dealloc %bins : memref<8xi32>
+    gpu.dealloc %max : memref<1xf32>
     return
   }
 }

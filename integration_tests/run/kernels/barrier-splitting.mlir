@@ -81,6 +81,7 @@ module attributes {gpu.container_module} {
     // CHECK-NEXT:  [315,   324,   333,   342,   351,   360,   369,   378,   387,   396,   405,   414,   423,   432,   441,   450,   459,   468,   477,   486,   495,   504,   513,   522,   531,   540,   549,   558,   567,   480,   489,   498]]
     %u = memref.cast %h : memref<2x32xi32> to memref<*xi32>
     call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+    gpu.dealloc %out : memref<2x32xi32>
     return
   }
 }

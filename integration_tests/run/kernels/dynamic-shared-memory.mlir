@@ -59,6 +59,8 @@ module attributes {gpu.container_module} {
     // CHECK: [32007,  32006,  32005,  32004,  32003,  32002,  32001,  32000,  32015,  32014,  32013,  32012,  32011,  32010,  32009,  32008]
     %u = memref.cast %h : memref<?xi32> to memref<*xi32>
     call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+    gpu.dealloc %in : memref<?xi32>
+    gpu.dealloc %out : memref<?xi32>
     return
   }
 }

@@ -96,6 +96,12 @@ module attributes {gpu.container_module} {
     call @printMemrefF32(%uf) : (memref<*xf32>) -> ()
     // CHECK: [4,  5,  6,  7,  0,  1,  2,  3,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1]
     call @show(%narrow) : (memref<32xi32>) -> ()
+    gpu.dealloc %sum : memref<32xi32>
+    gpu.dealloc %down : memref<32xi32>
+    gpu.dealloc %downValid : memref<32xi32>
+    gpu.dealloc %up : memref<32xi32>
+    gpu.dealloc %idx : memref<32xf32>
+    gpu.dealloc %narrow : memref<32xi32>
     return
   }
 }

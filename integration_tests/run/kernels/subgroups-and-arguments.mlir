@@ -115,6 +115,9 @@ module attributes {gpu.container_module} {
     // CHECK: [7.38906]
     %us = memref.cast %hs : memref<f64> to memref<*xf64>
     call @printMemrefF64(%us) : (memref<*xf64>) -> ()
+    gpu.dealloc %ids : memref<80xi32>
+    gpu.dealloc %buffer : memref<16xf64>
+    gpu.dealloc %scalar : memref<f64>
     return
   }
 }

@@ -70,6 +70,8 @@ module attributes {gpu.container_module} {
     // CHECK: [32640,  98176,  163712,  229248]
     %u = memref.cast %sums : memref<?xi32> to memref<*xi32>
     call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+    gpu.dealloc %in : memref<?xi32>
+    gpu.dealloc %out : memref<?xi32>
     return
   }
 }

@@ -68,6 +68,9 @@ module attributes {gpu.container_module} {
     %ut = memref.cast %tail : memref<8xf32, strided<[1], offset: 996>> to memref<*xf32>
     // CHECK: [993012,  995006,  997002,  999000,  -1,  -1,  -1,  -1]
     call @printMemrefF32(%ut) : (memref<*xf32>) -> ()
+    gpu.dealloc %a : memref<?xf32>
+    gpu.dealloc %b : memref<?xf32>
+    gpu.dealloc %c : memref<?xf32>
     return
   }
 }
