@@ -173,7 +173,8 @@ void fuzzOne(llvm::StringRef text) {
   // so that a crash reproduces from the input alone.
   uint64_t hash = llvm::xxh3_64bits(text);
   gpu_runner::PipelineOptions options;
-  options.checkBounds = hash & 1;
+  if (hash & 1)
+    options.checks.add(Check::Memcheck);
   options.splitBarriers = hash & 2;
   PassManager pm(&context);
   pm.enableVerifier(true);

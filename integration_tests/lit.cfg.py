@@ -40,13 +40,24 @@ if kernel_threads == "fibers" and backend != "host":
     lit_config.fatal("--param kernel-threads=fibers is for the host backend")
 if kernel_threads == "fibers":
     config.available_features.add("kernel-threads-fibers")
+# --param checks=all (or a --check list): %gpu-runner runs every program
+# under --check, which must then print what it prints without it and report
+# nothing; the feature `checks` marks the run, for the few programs that
+# leak or err on purpose.
+checks = lit_config.params.get("checks", "")
+if checks and backend != "host":
+    lit_config.fatal("--param checks is for the host backend")
+if checks:
+    config.available_features.add("checks")
 # Each backend's run writes its files (Output/, the compile cache) in a
 # folder of its own, so that runs on several backends may go at once
 # (ctest -j).
-if backend == config.gpu_runner_default_backend and kernel_threads == "loops":
+if (backend == config.gpu_runner_default_backend and
+        kernel_threads == "loops" and not checks):
     config.test_exec_root = config.gpu_runner_obj_root
 else:
     suffix = "-fibers" if kernel_threads == "fibers" else ""
+    suffix += "-checks" if checks else ""
     config.test_exec_root = os.path.join(config.gpu_runner_obj_root,
                                          "backend-" + backend + suffix)
 # The binary under test: gpu-runner-cuda for cuda and cuda-standin.
@@ -176,6 +187,10 @@ elif kernel_threads == "fibers":
         ("%gpu-runner", "%s %s" % (
             os.path.join(config.test_source_root, "Inputs", "with-fibers"),
             os.path.join(tools, "gpu-runner-" + backend))))
+elif checks:
+    config.substitutions.append(
+        ("%gpu-runner", "%s --check=%s" % (
+            os.path.join(tools, "gpu-runner-" + backend), checks)))
 else:
     config.substitutions.append(
         ("%gpu-runner", os.path.join(tools, "gpu-runner-" + backend)))

@@ -434,7 +434,8 @@ def DumpGpuBinaries : Pass<"gpu-runner-dump-gpu-binaries",
 def CheckBounds : Pass<"gpu-runner-check-bounds", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Check the memref loads and stores of kernels at run time";
   let description = [{
-    What --check-bounds adds, before the kernels are compiled for the host:
+    What memcheck (--check=memcheck, --check-bounds) adds, before the
+    kernels are compiled for the host:
     each memref.load, memref.store, memref.atomic_rmw and
     memref.generic_atomic_rmw in a function of the gpu.module is preceded by
     a call of mgpuHostCheckAccessAt with the element's address and size, the
@@ -461,6 +462,41 @@ def CheckBounds : Pass<"gpu-runner-check-bounds", "::mlir::gpu::GPUModuleOp"> {
 
     Memrefs whose layout is not strided, and vector loads and stores, are
     not checked.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
+def CheckHostAccesses : Pass<"gpu-runner-check-host-accesses",
+                              "::mlir::ModuleOp"> {
+  let summary = "Check that the host code touches no device memory";
+  let description = [{
+    What memcheck (--check=memcheck, --check-bounds) adds to the host code
+    (every op outside a `gpu.module` and a `gpu.launch` body) on the host
+    backend, where device memory is host memory that the host code could
+    read without faulting, as it cannot on a GPU. Each op that reads or
+    writes a ranked memref (by its memory effects: memref, affine, vector
+    and linalg ops, `memref.copy`) and each call of a function the program
+    only declares (`printMemrefF32`, ...) with memref operands is preceded,
+    for each such memref, by a call of `mgpuHostCheckHostAccessAt` with the
+    memref's aligned pointer, what the op does with it and the op's
+    location. The runtime reports device memory that is not `host_shared`,
+    freed or not, as an error at the op. The ops of the gpu dialect are the
+    runtime's, which takes device memory, and are left alone.
+
+    ```mlir
+    %v = memref.load %m[%i] : memref<16xf32>
+    // becomes
+    %p = memref.extract_aligned_pointer_as_index %m
+    func.call @mgpuHostCheckHostAccessAt(%p, %c0_i32, %loc)
+    %v = memref.load %m[%i] : memref<16xf32>
+    ```
+
+    An unranked memref is checked when it is a `memref.cast` of a ranked
+    one; LLVM-dialect loads and stores are not checked.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

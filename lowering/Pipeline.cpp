@@ -316,14 +316,19 @@ void buildHostPipeline(OpPassManager &pm, Backend backend,
                        const PipelineOptions &options) {
   // The host code's memref ops checked when they run, on every backend,
   // before anything else rewrites them.
-  if (options.checkBounds)
+  bool memcheck = options.checks.has(Check::Memcheck);
+  if (memcheck)
     pm.addPass(createVerifyHostCode());
   if (backend == Backend::Host) {
+    // The host backend's device memory is the host's: the host code must
+    // not touch it, as it cannot on a GPU.
+    if (memcheck)
+      pm.addPass(createCheckHostAccesses());
     // Reduce reductions to shuffles and barriers, then compile every
     // kernel into host functions.
     pm.addNestedPass<gpu::GPUModuleOp>(createLowerWarpExecute(
         LowerWarpExecuteOptions{/*subgroupSize=*/32, /*target=*/"host"}));
-    if (options.checkBounds)
+    if (memcheck)
       pm.addNestedPass<gpu::GPUModuleOp>(createCheckBounds());
     LowerGpuReductionsOptions reductions;
     reductions.sequentialLanes = true;

@@ -10,6 +10,8 @@
 #ifndef GPU_RUNNER_LOWERING_PIPELINEOPTIONS_H
 #define GPU_RUNNER_LOWERING_PIPELINEOPTIONS_H
 
+#include "wrappers/CheckKinds.h"
+
 #include <string>
 
 namespace gpu_runner {
@@ -33,10 +35,11 @@ struct PipelineOptions {
   unsigned gpuOptLevel = 2;
   /// Where each gpu.binary is written once compiled; empty for nowhere.
   std::string dumpGpuBinaryDir;
-  /// Check the memref ops of the host code at run time
-  /// (gpu-runner-verify-host-code), and on the host backend the memref loads
-  /// and stores of kernels (gpu-runner-check-bounds).
-  bool checkBounds = false;
+  /// What --check asks for. memcheck: the memref ops of the host code checked
+  /// at run time (gpu-runner-verify-host-code), and on the host backend the
+  /// memory the host code touches (gpu-runner-check-host-accesses) and the
+  /// memref loads and stores of kernels (gpu-runner-check-bounds).
+  CheckSet checks;
 };
 
 } // namespace gpu_runner

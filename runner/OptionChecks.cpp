@@ -99,6 +99,24 @@ Error checkOutputFiles(const RunnerOptions &options) {
   return Error::success();
 }
 
+/// The checks that watch kernels run only where the host runs them; on a
+/// GPU, NVIDIA's compute-sanitizer is the tool. memcheck checks the host
+/// code on every backend, and leakcheck the runtime's tables.
+Error checkChecksOnBackend(CheckSet checks, Backend backend) {
+  if (backend == Backend::Host)
+    return Error::success();
+  for (Check check : {Check::Racecheck, Check::Initcheck, Check::Synccheck})
+    if (checks.has(check))
+      return makeError(
+          Twine("--check=") + getCheckName(check) +
+          " watches kernels as the host backend runs them; the " +
+          getBackendName(backend) +
+          " backend runs them on a GPU: run the program with "
+          "gpu-runner-host (on a GPU, memcheck and leakcheck check the host "
+          "code and the runtime's tables)");
+  return Error::success();
+}
+
 } // namespace
 
 Error checkOptions(const RunnerOptions &options, Backend backend) {
@@ -114,6 +132,21 @@ Error checkOptions(const RunnerOptions &options, Backend backend) {
   if (options.device < 0)
     return reject("--device=" + Twine(options.device) +
                   " is negative; devices are numbered from 0");
+  // LLVM splits the value at its commas: "memcheck," is two names, the
+  // second empty.
+  for (const std::string &name : options.checkList) {
+    if (name.empty() && options.checkList.size() > 1)
+      return reject("--check: an empty name is not a check; give " +
+                    CheckSet::describeNames());
+    if (std::string problem = CheckSet().parse(name); !problem.empty())
+      return reject("--check: " + problem);
+  }
+  for (Check check : {Check::Racecheck, Check::Initcheck, Check::Synccheck})
+    if (options.getChecks().has(check))
+      return reject(Twine("--check=") + getCheckName(check) +
+                    " is not available yet: give memcheck or leakcheck");
+  if (Error error = checkChecksOnBackend(options.getChecks(), backend))
+    return error;
   if (!parseEntryResult(options.entryPointResult))
     return reject("--entry-point-result=" + options.entryPointResult +
                   " is not one of void, i32, i64, f32");
@@ -190,7 +223,7 @@ llvm::Expected<PipelineOptions> choosePipeline(const RunnerOptions &options,
                                                Backend backend) {
   PipelineOptions pipeline;
   pipeline.splitBarriers = !options.noBarrierSplitting;
-  pipeline.checkBounds = options.checkBounds;
+  pipeline.checks = options.getChecks();
   pipeline.dumpGpuBinaryDir = options.dumpGpuBinary;
   if (backend == Backend::Host)
     return pipeline;

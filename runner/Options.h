@@ -8,6 +8,8 @@
 #ifndef GPU_RUNNER_RUNNER_OPTIONS_H
 #define GPU_RUNNER_RUNNER_OPTIONS_H
 
+#include "wrappers/CheckKinds.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -223,16 +225,30 @@ struct RunnerOptions {
       llvm::cl::value_desc("MiB"), llvm::cl::init(1024),
       llvm::cl::cat(category)};
 
-  llvm::cl::opt<bool> checkBounds{
-      "check-bounds",
-      llvm::cl::desc("Check at run time, and report the first bad one: every "
-                     "memref load and store (matrix loads and stores too) "
-                     "of the kernels against the "
-                     "memref's shape and the device allocations (host "
-                     "backend), and the host code's memref loads, stores, "
-                     "subviews, casts, reinterpret casts, copies and linalg "
-                     "shapes (every backend); slower"),
+  llvm::cl::list<std::string> checkList{
+      "check",
+      llvm::cl::desc("Check the program as a GPU sanitizer would, and report "
+                     "what a GPU would get wrong: memcheck, racecheck, "
+                     "initcheck, synccheck, leakcheck, or all (kernels on "
+                     "the host backend; memcheck and leakcheck on every "
+                     "backend); slower; see docs/checks.md"),
+      llvm::cl::value_desc("check,..."), llvm::cl::CommaSeparated,
       llvm::cl::cat(category)};
+
+  llvm::cl::opt<bool> checkBounds{
+      "check-bounds", llvm::cl::desc("The same as --check=memcheck"),
+      llvm::cl::cat(category)};
+
+  /// The checks --check and --check-bounds ask for. A --check value that
+  /// names no check is checkOptions' to report; here it adds nothing.
+  CheckSet getChecks() const {
+    CheckSet checks;
+    for (const std::string &name : checkList)
+      (void)checks.parse(name);
+    if (checkBounds)
+      checks.add(Check::Memcheck);
+    return checks;
+  }
 
   llvm::cl::opt<std::string> cacheDir{
       "cache-dir",

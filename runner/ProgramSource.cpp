@@ -56,7 +56,7 @@ std::string computeCacheKey(const RunnerOptions &options, Backend backend,
       .add("--launch", describeLaunch(data.launch))
       .add("input name", options.inputFilename)
       .add("barrier splitting", pipeline.splitBarriers ? "on" : "off")
-      .add("--check-bounds", pipeline.checkBounds ? "on" : "off");
+      .add("--check", pipeline.checks.str());
   if (backend == Backend::Cuda) {
     key.add("chip", pipeline.gpuChip)
         .add("features", pipeline.gpuFeatures)

@@ -177,6 +177,7 @@ Error ProgramRun::start(RunData &data) {
     std::unique_ptr<Phase> phase = timing.nest("Backend initialization");
     BackendOptions backendOptions;
     backendOptions.device = options.device;
+    backendOptions.checks = options.getChecks();
     if (Error error = initializeBackend(backendOptions))
       return error;
   }
@@ -251,8 +252,13 @@ Error ProgramRun::finish() {
   jit.shutDownAsyncRuntime();
   if (Error error = jit.deinitialize())
     return error;
-  finalizeBackend();
-  return checkProgramOutput();
+  unsigned findings = finalizeBackend();
+  if (Error error = checkProgramOutput())
+    return error;
+  // Each finding was printed where it was found, and the summary after.
+  if (findings)
+    return llvm::make_error<AlreadyReported>();
+  return Error::success();
 }
 
 } // namespace gpu_runner

@@ -10,6 +10,7 @@
 #define GPU_RUNNER_WRAPPERS_BACKEND_H
 
 #include "wrappers/BackendKind.h"
+#include "wrappers/CheckKinds.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -25,6 +26,8 @@ Backend getBackend();
 struct BackendOptions {
   /// The device that runs the program.
   int device = 0;
+  /// What --check asks the runtime to check and report.
+  CheckSet checks;
 };
 
 /// A runtime function the JIT'd program may call.
@@ -76,10 +79,12 @@ void synchronizeBackend();
 
 /// Called once the program's entry point has returned: waits for all work
 /// still queued, reports what the program leaked (device allocations,
-/// streams, ...) on stderr as warnings and releases the backend's
-/// resources. Runtime errors found here stop the process with exit status 1
-/// like any other.
-void finalizeBackend();
+/// streams, ...) on stderr, as warnings or, under leakcheck, as errors,
+/// releases the backend's resources and, under --check, prints the summary.
+/// Returns how many findings the checks reported (the run then fails).
+/// Runtime errors found here stop the process with exit status 1 like any
+/// other.
+unsigned finalizeBackend();
 
 } // namespace gpu_runner
 

@@ -74,6 +74,24 @@ static_assert(offsetof(HostKernelContext, clusterDim) ==
               8 * kContextClusterDim);
 static_assert(sizeof(HostKernelContext) == 8 * kContextSlotCount);
 
+/// What memory a kernel's access touches, as far as its IR says: bits 1 and
+/// 2 of mgpuHostCheckAccessAt's `flags` (bit 0 is a store).
+enum class HostAccessMemory : int32_t {
+  /// Nothing said: device memory is checked against its allocation, any
+  /// other memory is taken as it is.
+  Unknown = 0,
+  /// A view of a kernel argument: memory that the host gave the kernel,
+  /// which must be memory a GPU reaches (device, host_shared or registered).
+  Global = 1,
+  /// The block's workgroup memory (its address space, an attribution,
+  /// gpu.dynamic_shared_memory).
+  Workgroup = 2,
+  /// The thread's private memory (its address space, memref.alloca).
+  Private = 3,
+  /// A memref.global of the kernel's module.
+  Constant = 4,
+};
+
 /// Workgroup memory offsets and the dynamic part are aligned to this.
 constexpr int64_t kHostSharedMemoryAlignment = 16;
 

@@ -9,6 +9,10 @@ each side once; the figure of a side is the median over all its timed
 launches of all rounds. Every program with barriers or shuffles also runs
 with --no-barrier-splitting (every thread on a fiber), with fewer launches,
 as a row of its own.
+
+With --check LIST, each program runs instead under --check=LIST against
+itself without the flag, alternating in each round, and the table gives the
+checks' cost: the ratio of the medians, checked to unchecked.
 """
 
 import argparse
@@ -108,6 +112,47 @@ def milliseconds(seconds):
         "%.3f ms" % (seconds * 1e3)
 
 
+def measure_checks(runner, rows, rounds, quick, checks, started):
+    """Each row unchecked and under each --check list, alternating; prints
+    the medians and the ratios to the unchecked run."""
+    variants = [[]] + [["--check=" + check] for check in checks]
+    table = []
+    for row in rows:
+        warmup, runs = (0, 1) if quick else (row.warmup, row.runs)
+        expected = row.check(warmup, runs)
+        times = [[] for _ in variants]
+        for round in range(rounds):
+            print("  [%s] round %d of %d, %.0f s" %
+                  (row.name, round + 1, rounds, time.monotonic() - started),
+                  file=sys.stderr)
+            for index, flags in enumerate(variants):
+                command = [runner] + row.flags + flags + [
+                    "-e", "bench", "--input=i64=%d" % warmup,
+                    "--input=i64=%d" % runs, os.path.join(HERE, row.program)]
+                launches, check = run(command)
+                verify(row.program + " " + " ".join(row.flags + flags),
+                       command, check, expected, row.rtol)
+                times[index] += launches
+        table.append((row, [statistics.median(t) for t in times]))
+
+    print("the checks' cost on gpu-runner-host: median time a launch over %d "
+          "round%s, and its ratio to the unchecked run" %
+          (rounds, "" if rounds == 1 else "s"))
+    print()
+    print("| benchmark | unchecked | " +
+          " | ".join("--check=%s | ratio" % check for check in checks) + " |")
+    print("|---|---|" + "---|---|" * len(checks))
+    for row, medians in table:
+        cells = [milliseconds(medians[0])]
+        for median in medians[1:]:
+            ratio = median / medians[0]
+            cells += [milliseconds(median),
+                      "%.*f" % (1 if ratio < 100 else 0, ratio)]
+        print("| %s | %s |" % (row.label, " | ".join(cells)))
+    print("bench-kernels: done in %.0f s" % (time.monotonic() - started),
+          file=sys.stderr)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--build-dir", required=True)
@@ -124,6 +169,10 @@ def main():
         "--quick", action="store_true",
         help="1 round of 1 timed launch a row, no warm-up: checks that "
         "everything runs and agrees; the figures mean little")
+    parser.add_argument(
+        "--check", action="append", metavar="LIST",
+        help="measure what --check=LIST costs (repeatable: a column each) "
+        "against the unchecked run, instead of the C++ baselines")
     args = parser.parse_args()
     runner = os.path.join(args.build_dir, "bin", "gpu-runner-host")
     baseline = os.path.join(args.build_dir, "bin", "gpu-runner-kernel-baseline")
@@ -144,6 +193,9 @@ def main():
     rounds = 1 if args.quick else args.rounds
 
     started = time.monotonic()
+    if args.check:
+        measure_checks(runner, rows, rounds, args.quick, args.check, started)
+        return
     results = []
     for row in rows:
         warmup, runs = (0, 1) if args.quick else (row.warmup, row.runs)

@@ -11,12 +11,12 @@
 // CHECK-LABEL: IR Dump After VerifyHostCode
 // CHECK:         gpu.binary @kernels
 // CHECK-LABEL:   func.func @main
-// CHECK:           cf.assert %{{.*}}, "out-of-bounds access" {gpu_runner.runtime_op_name = "memref.load"}
+// CHECK:           cf.assert %{{.*}}, "out-of-bounds access" {gpu_runner.runtime_op_name = "memcheck: memref.load"}
 // CHECK-LABEL: IR Dump After CheckLowered
 // CHECK-NOT:     mgpuHostCheckAccessAt
 // CHECK-DAG:     llvm.func @mgpuAssertFailedAt(!llvm.ptr, !llvm.ptr)
 // CHECK-DAG:     "out-of-bounds access\00"
-// CHECK-DAG:     "memref.load@{{.*}}check-bounds-host.mlir:[[# @LINE + 24]]:10\00"
+// CHECK-DAG:     "memcheck: memref.load@{{.*}}check-bounds-host.mlir:[[# @LINE + 24]]:10\00"
 // CHECK:         llvm.call @mgpuAssertFailedAt
 
 // OFF-NOT: mgpuAssertFailedAt

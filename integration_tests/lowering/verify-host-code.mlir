@@ -10,7 +10,7 @@ func.func @load(%m: memref<?xf32>, %i: index) -> f32 {
   // CHECK: %[[LOW:.*]] = arith.cmpi sge, %[[I]]
   // CHECK: %[[HIGH:.*]] = arith.cmpi slt, %[[I]], %[[DIM]]
   // CHECK: %[[OK:.*]] = arith.andi %[[LOW]], %[[HIGH]]
-  // CHECK: cf.assert %[[OK]], "out-of-bounds access" {gpu_runner.runtime_op_name = "memref.load"}
+  // CHECK: cf.assert %[[OK]], "out-of-bounds access" {gpu_runner.runtime_op_name = "memcheck: memref.load"}
   // CHECK: memref.load %[[M]][%[[I]]]
   %v = memref.load %m[%i] : memref<?xf32>
   return %v : f32
@@ -22,8 +22,8 @@ func.func @load(%m: memref<?xf32>, %i: index) -> f32 {
 func.func @reinterpret(%m: memref<?xf32>, %o: index, %s: index) {
   // CHECK: memref.extract_strided_metadata %[[M]]
   // CHECK: %[[NONNEG:.*]] = arith.cmpi sge, %[[S]], %{{.*}} : index
-  // CHECK: cf.assert %[[NONNEG]], "the result's size in dimension 0 is negative" {gpu_runner.runtime_op_name = "memref.reinterpret_cast"}
-  // CHECK: cf.assert %{{.*}}, "the result reaches elements outside the source memref" {gpu_runner.runtime_op_name = "memref.reinterpret_cast"}
+  // CHECK: cf.assert %[[NONNEG]], "the result's size in dimension 0 is negative" {gpu_runner.runtime_op_name = "memcheck: memref.reinterpret_cast"}
+  // CHECK: cf.assert %{{.*}}, "the result reaches elements outside the source memref" {gpu_runner.runtime_op_name = "memcheck: memref.reinterpret_cast"}
   // CHECK: memref.reinterpret_cast %[[M]] to offset: [%[[O]]]
   %r = memref.reinterpret_cast %m to offset: [%o], sizes: [%s], strides: [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
   return
@@ -38,7 +38,7 @@ func.func @vector_load(%m: memref<?xf32>, %i: index) -> vector<4xf32> {
   // CHECK: %[[DIM:.*]] = memref.dim %[[M]]
   // CHECK: arith.cmpi sge, %[[I]]
   // CHECK: arith.cmpi slt, %[[LAST]], %[[DIM]]
-  // CHECK: cf.assert %{{.*}}, "out-of-bounds access" {gpu_runner.runtime_op_name = "vector.load"}
+  // CHECK: cf.assert %{{.*}}, "out-of-bounds access" {gpu_runner.runtime_op_name = "memcheck: vector.load"}
   // CHECK: vector.load %[[M]][%[[I]]]
   %v = vector.load %m[%i] : memref<?xf32>, vector<4xf32>
   return %v : vector<4xf32>
@@ -51,7 +51,7 @@ func.func @affine_load(%m: memref<?xf32>, %i: index) -> f32 {
   // CHECK: %[[C2:.*]] = arith.constant 2 : index
   // CHECK: %[[INDEX:.*]] = arith.addi %[[I]], %[[C2]]
   // CHECK: arith.cmpi sge, %[[INDEX]]
-  // CHECK: cf.assert %{{.*}}, "out-of-bounds access" {gpu_runner.runtime_op_name = "affine.load"}
+  // CHECK: cf.assert %{{.*}}, "out-of-bounds access" {gpu_runner.runtime_op_name = "memcheck: affine.load"}
   // CHECK: affine.load %[[M]]
   %v = affine.load %m[%i + 2] : memref<?xf32>
   return %v : f32

@@ -1,5 +1,5 @@
 // In-bounds host code runs the same with --check-bounds, which checks its
-// memref ops when they run (errors/check-bounds/check-bounds-host.mlir):
+// memref ops when they run (errors/checks/check-bounds-host.mlir):
 // the edges of each check (the last element, views that end at the end,
 // empty views, a reversed view, a whole buffer from its base) pass.
 // RUN: %gpu-runner %s | FileCheck %s

@@ -26,7 +26,7 @@ func.func @main() {
   %host = memref.alloc (%c4) : memref<?xi32>
   gpu.memcpy %host, %device : memref<?xi32>, memref<?xi32>
   gpu.dealloc %device : memref<?xi32>
-  // CHECK: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memref.load: out-of-bounds access
+  // CHECK: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memcheck: memref.load: out-of-bounds access
   %v = memref.load %host[%c4] : memref<?xi32>
   call @printI32(%v) : (i32) -> ()
   memref.dealloc %host : memref<?xi32>

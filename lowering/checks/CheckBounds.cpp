@@ -4,13 +4,14 @@
 // are written with gpu, memref, arith and func ops before the kernels are
 // compiled for the host, so that the host kernel lowering gives them the
 // right thread and block ids whether a kernel runs on fibers or as loops.
-// An op's location travels as the address of a memref.global holding its
-// loc string, the one kind of constant data a kernel module may hold.
+// An op's location travels as its loc string's address (CheckCalls.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Passes.h"
+#include "lowering/checks/CheckCalls.h"
 #include "lowering/runtime/MgpuCalls.h"
+#include "wrappers/HostKernelAbi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -18,7 +19,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
-#include "llvm/ADT/StringMap.h"
 
 namespace gpu_runner {
 #define GEN_PASS_DEF_CHECKBOUNDS
@@ -31,6 +31,7 @@ namespace gpu_runner {
 namespace {
 
 constexpr StringLiteral kCheckFunction = "mgpuHostCheckAccessAt";
+using MemoryKind = HostAccessMemory;
 
 class CheckBoundsPass : public impl::CheckBoundsBase<CheckBoundsPass> {
 public:
@@ -53,8 +54,9 @@ public:
         accesses.push_back(op);
     });
     DataLayout dataLayout = DataLayout::closest(module);
+    LocStrings locStrings(module, symbols);
     for (Operation *op : accesses)
-      instrument(op, check, symbols, dataLayout);
+      instrument(op, check, locStrings, dataLayout);
   }
 
 private:
@@ -63,56 +65,15 @@ private:
     MLIRContext *context = module.getContext();
     Type index = IndexType::get(context);
     Type i32 = IntegerType::get(context, 32);
-    SmallVector<Type> inputs = {index, index, i32, i32, index, index};
+    SmallVector<Type> inputs = {index, index, i32, i32, i32, index, index};
     inputs.append(6, index); // thread and block ids
     inputs.push_back(index); // the loc string's address
     auto type = FunctionType::get(context, inputs, {});
-    if (Operation *existing = symbols.lookup(kCheckFunction)) {
-      auto function = dyn_cast<func::FuncOp>(existing);
-      if (function && function.getFunctionType() == type)
-        return function;
-      existing->emitError() << "'" << kCheckFunction
-                            << "' is gpu-runner's own runtime function; "
-                               "--check-bounds cannot use this symbol";
-      return nullptr;
-    }
-    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    auto function =
-        func::FuncOp::create(b, module.getLoc(), kCheckFunction, type);
-    function.setPrivate();
-    symbols.insert(function);
-    return function;
+    return gpu_runner::getCheckFunction(module, symbols, kCheckFunction, type,
+                                        "--check=memcheck");
   }
 
-  /// The address of a constant holding `text`, NUL-terminated, one per
-  /// distinct text.
-  Value getLocString(OpBuilder &b, Location loc, StringRef text,
-                     SymbolTable &symbols) {
-    auto it = locGlobals.find(text);
-    memref::GlobalOp global;
-    if (it != locGlobals.end()) {
-      global = it->second;
-    } else {
-      SmallVector<int8_t> bytes(text.begin(), text.end());
-      bytes.push_back(0);
-      auto type =
-          MemRefType::get({static_cast<int64_t>(bytes.size())}, b.getI8Type());
-      auto tensorType = RankedTensorType::get(type.getShape(), b.getI8Type());
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(getOperation().getBody());
-      global = memref::GlobalOp::create(
-          b, loc, "__gpu_runner_check_loc", b.getStringAttr("private"), type,
-          DenseElementsAttr::get(tensorType, ArrayRef<int8_t>(bytes)),
-          /*constant=*/true, /*alignment=*/nullptr);
-      symbols.insert(global); // renames it to a unique name
-      locGlobals[text] = global;
-    }
-    Value memref = memref::GetGlobalOp::create(b, loc, global.getType(),
-                                               global.getSymName());
-    return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  }
-
-  void instrument(Operation *op, func::FuncOp check, SymbolTable &symbols,
+  void instrument(Operation *op, func::FuncOp check, LocStrings &locStrings,
                   const DataLayout &dataLayout) {
     Value memref;
     ValueRange indices;
@@ -186,6 +147,8 @@ private:
         std::swap(rows, columns);
       extent = (rows - 1) * lead + columns;
     }
+    MemoryKind kind = getMemoryKind(memref);
+    int64_t alignment = getRequiredAlignment(op, elementBytes, kind);
     Value bytes = arith::ConstantIndexOp::create(b, loc, elementBytes);
     Value address = arith::AddIOp::create(
         b, loc, aligned, arith::MulIOp::create(b, loc, linear, bytes));
@@ -195,7 +158,9 @@ private:
     SmallVector<Value> args = {
         address,
         bytes,
-        arith::ConstantIntOp::create(b, loc, isStore, 32),
+        arith::ConstantIntOp::create(b, loc, alignment, 32),
+        arith::ConstantIntOp::create(b, loc,
+                                     int64_t(isStore) | int64_t(kind) << 1, 32),
         badDimension,
         badIndex,
         badSize};
@@ -205,8 +170,71 @@ private:
     for (gpu::Dimension dimension :
          {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
       args.push_back(gpu::BlockIdOp::create(b, loc, dimension));
-    args.push_back(getLocString(b, loc, getRuntimeLocation(op), symbols));
+    args.push_back(locStrings.get(b, loc, getRuntimeLocation(op)));
     func::CallOp::create(b, loc, check, args);
+  }
+
+  /// What memory a memref of a kernel is, as far as the IR says, for the
+  /// runtime to check the address against (HostKernelAbi.def): its memory
+  /// space, else what it is a view of.
+  static MemoryKind getMemoryKind(Value memref) {
+    while (true) {
+      auto type = cast<BaseMemRefType>(memref.getType());
+      if (auto space =
+              dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace())) {
+        if (space.getValue() == gpu::AddressSpace::Workgroup)
+          return MemoryKind::Workgroup;
+        if (space.getValue() == gpu::AddressSpace::Private)
+          return MemoryKind::Private;
+      }
+      // The NVVM numbers, which kernels written for CUDA use.
+      if (auto space = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace())) {
+        if (space.getInt() == 3)
+          return MemoryKind::Workgroup;
+        if (space.getInt() == 5)
+          return MemoryKind::Private;
+      }
+      if (auto argument = dyn_cast<BlockArgument>(memref)) {
+        // A kernel's arguments come from the host: they must be memory a GPU
+        // reaches. Other functions' arguments may be anything the kernel
+        // has.
+        auto function =
+            dyn_cast<gpu::GPUFuncOp>(argument.getOwner()->getParentOp());
+        if (function && function.isKernel() &&
+            argument.getOwner()->isEntryBlock() &&
+            argument.getArgNumber() < function.getNumArguments())
+          return MemoryKind::Global;
+        return MemoryKind::Unknown;
+      }
+      Operation *producer = memref.getDefiningOp();
+      if (isa<memref::AllocaOp>(producer))
+        return MemoryKind::Private;
+      if (isa<memref::GetGlobalOp>(producer))
+        return MemoryKind::Constant;
+      if (isa<gpu::DynamicSharedMemoryOp>(producer))
+        return MemoryKind::Workgroup;
+      auto view = dyn_cast<ViewLikeOpInterface>(producer);
+      if (!view || view.getViewSource() == memref)
+        return MemoryKind::Unknown;
+      memref = view.getViewSource();
+    }
+  }
+
+  /// The alignment a GPU requires of the access's address: the natural
+  /// alignment of its element, as PTX's ld and st require ("the address
+  /// must be naturally aligned to a multiple of the access size"), vectors
+  /// included, up to the 16 bytes of the widest access; and for a warp
+  /// matrix in global memory the 256 bits CUDA's load_matrix_sync and
+  /// store_matrix_sync require of `mptr`.
+  static int64_t getRequiredAlignment(Operation *op, int64_t elementBytes,
+                                      MemoryKind kind) {
+    if (isa<gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp>(op) &&
+        kind == MemoryKind::Global)
+      return 32;
+    int64_t alignment = 1;
+    while (alignment < 16 && elementBytes % (alignment * 2) == 0)
+      alignment *= 2;
+    return alignment;
   }
 
   /// The matrix type, leading dimension and transpose flag of a matrix
@@ -223,8 +251,6 @@ private:
               store.getTransposeAttr() != nullptr};
     return {};
   }
-
-  llvm::StringMap<memref::GlobalOp> locGlobals;
 };
 
 } // namespace

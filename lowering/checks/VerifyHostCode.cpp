@@ -249,8 +249,10 @@ public:
         cast<RuntimeVerifiableOpInterface>(op).generateRuntimeVerification(
             b, loc,
             [](Operation *, StringRef message) { return message.str(); });
-      // A failed check is reported as an error of the op it checks.
-      auto name = StringAttr::get(&getContext(), op->getName().getStringRef());
+      // A failed check is reported as memcheck's error at the op it checks
+      // (wrappers/common/CheckReports.h).
+      auto name = StringAttr::get(&getContext(),
+                                  "memcheck: " + op->getName().getStringRef());
       for (Operation *assert : collector.asserts)
         assert->setAttr(kRuntimeOpNameAttrName, name);
     }

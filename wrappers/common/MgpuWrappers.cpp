@@ -16,6 +16,7 @@
 #include "wrappers/Backend.h"
 #include "wrappers/MgpuAbi.h"
 #include "wrappers/Runtime.h"
+#include "wrappers/common/CheckReports.h"
 #include "wrappers/common/FatalReport.h"
 #include "wrappers/common/FaultHandler.h"
 #include "wrappers/common/ProgramHeap.h"
@@ -96,6 +97,7 @@ llvm::Expected<std::string> queryDeviceChip(int device) {
 llvm::Error initializeBackend(const BackendOptions &options) {
   // Faults of the program's host code are errors on every backend.
   installFaultHandler();
+  setEnabledChecks(options.checks);
   return toError(getRuntime().initialize(options.device));
 }
 
@@ -105,11 +107,16 @@ std::string describeDeviceMemory(const void *pointer) {
 
 void synchronizeBackend() { check(getRuntime().synchronize(), nullptr); }
 
-void finalizeBackend() {
+unsigned finalizeBackend() {
   std::vector<Runtime::Warning> leaks;
   check(getRuntime().finalize(leaks), nullptr);
-  for (const Runtime::Warning &leak : leaks)
-    reportWarning(leak.loc.c_str(), leak.message);
+  for (const Runtime::Warning &leak : leaks) {
+    if (isCheckEnabled(Check::Leakcheck))
+      reportCheckError(Check::Leakcheck, leak.loc.c_str(), leak.message);
+    else
+      reportWarning(leak.loc.c_str(), leak.message);
+  }
+  return static_cast<unsigned>(finishChecks());
 }
 
 } // namespace gpu_runner

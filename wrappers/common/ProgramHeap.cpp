@@ -457,6 +457,15 @@ void freeProgramMemory(void *pointer, const char *loc) {
 
 const char *programHeapCall() { return heapCall; }
 
+bool isInProgramHeap(const void *pointer) {
+#ifdef GPU_RUNNER_ASAN
+  (void)pointer;
+  return false;
+#else
+  return Heap::get().contains(pointer);
+#endif
+}
+
 std::optional<uint64_t> getProgramHeapBlockBytes(const void *pointer) {
 #ifdef GPU_RUNNER_ASAN
   // The program's malloc is the sanitizer's.

@@ -40,6 +40,10 @@ std::vector<RuntimeSymbol> getProgramHeapSymbols();
 /// Under AddressSanitizer only the check for device memory is its own.
 void freeProgramMemory(void *pointer, const char *loc);
 
+/// Whether `pointer` lies in the program's heap's address range (any block,
+/// live or freed); false under AddressSanitizer, whose heap is everyone's.
+bool isInProgramHeap(const void *pointer);
+
 /// The name of the C library allocator function that the calling thread
 /// runs for the program ("free", ...), or null: for the fault handler, which
 /// reports a fault or abort there as the program's heap corruption.

@@ -6,6 +6,7 @@
 
 #include "wrappers/common/RuntimeError.h"
 
+#include "wrappers/common/CheckReports.h"
 #include "wrappers/common/FatalReport.h"
 
 #include <cinttypes>
@@ -46,10 +47,9 @@ std::mutex &diagnosticMutex() {
   return mutex;
 }
 
-void printDiagnostic(const char *loc, const char *severity,
-                     const std::string &message) {
-  std::string line = formatDiagnostic(loc, severity, message);
-  line += '\n';
+} // namespace
+
+void printDiagnosticLine(const std::string &line) {
   std::lock_guard<std::mutex> lock(diagnosticMutex());
   // Whatever the program printed so far comes first, as it was written first;
   // std::cout has its own buffer once a program turns off sync_with_stdio.
@@ -59,7 +59,10 @@ void printDiagnostic(const char *loc, const char *severity,
   std::fflush(stderr);
 }
 
-} // namespace
+void printDiagnosticAt(const char *loc, const char *severity,
+                       const std::string &message) {
+  printDiagnosticLine(formatDiagnostic(loc, severity, message) + '\n');
+}
 
 std::string formatDiagnostic(const char *loc, const char *severity,
                              const std::string &message) {
@@ -100,11 +103,18 @@ void reportFatalError(const char *loc, const std::string &message) {
 
 void reportFatalError(const char *loc, const std::string &message,
                       const std::string &printedFirst) {
+  reportFatalDiagnostic(loc, "error", message, printedFirst);
+}
+
+void reportFatalDiagnostic(const char *loc, const char *severity,
+                           const std::string &message,
+                           const std::string &printedFirst) {
   // Only the first error of the process is printed (FatalReport.h).
   if (beginFatalReport() == FatalReportClaim::OtherThread)
     waitForFatalReport();
-  std::string line = formatDiagnostic(loc, "error", message);
+  std::string line = formatDiagnostic(loc, severity, message);
   line += '\n';
+  line += takeFatalCheckSummary(loc);
   setFatalReportMessage(line.data(), line.size());
   {
     // Whatever the program printed so far comes first, as it was written
@@ -126,7 +136,7 @@ void reportFatalError(const char *loc, const std::string &message,
 }
 
 void reportWarning(const char *loc, const std::string &message) {
-  printDiagnostic(loc, "warning", message);
+  printDiagnosticAt(loc, "warning", message);
 }
 
 std::string describeBadAllocation(int64_t rank, const int64_t *sizes,

@@ -133,6 +133,12 @@ private:
 [[noreturn]] void reportFatalError(const char *loc, const std::string &message,
                                    const std::string &printedFirst);
 
+/// The same, with another severity than "error" ("error: memcheck", for
+/// CheckReports.h).
+[[noreturn]] void reportFatalDiagnostic(const char *loc, const char *severity,
+                                        const std::string &message,
+                                        const std::string &printedFirst = {});
+
 /// Reports a failed `status` of the op at `loc` as a fatal error; does
 /// nothing for success.
 inline void reportIfError(const Status &status, const char *loc) {
@@ -143,6 +149,15 @@ inline void reportIfError(const Status &status, const char *loc) {
 
 /// Prints a warning at `loc` on stderr (leak reports); the program goes on.
 void reportWarning(const char *loc, const std::string &message);
+
+/// Prints a diagnostic of `severity` at `loc` on stderr, after what the
+/// program printed so far; the program goes on.
+void printDiagnosticAt(const char *loc, const char *severity,
+                       const std::string &message);
+
+/// Prints `line` (with its newline) on stderr, after what the program
+/// printed so far, without interleaving with another diagnostic.
+void printDiagnosticLine(const std::string &line);
 
 } // namespace gpu_runner
 

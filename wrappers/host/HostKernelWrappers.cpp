@@ -9,7 +9,9 @@
 
 #include "wrappers/HostKernelAbi.h"
 #include "wrappers/MgpuAbi.h"
+#include "wrappers/common/CheckReports.h"
 #include "wrappers/common/FaultHandler.h"
+#include "wrappers/common/ProgramHeap.h"
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/host/Fibers.h"
 #include "wrappers/host/HostKernels.h"
@@ -62,6 +64,71 @@ std::string describeThread(int64_t threadX, int64_t threadY, int64_t threadZ,
   int64_t block[3] = {blockX, blockY, blockZ};
   return "kernel '" + std::string(kernel ? kernel : "(unknown)") + "', block " +
          formatIds(block) + ", thread " + formatIds(thread);
+}
+
+/// What is wrong with a kernel's access (mgpuHostCheckAccessAt), as
+/// "<what>: <why>", or an empty string.
+std::string findBadAccess(const void *address, int64_t bytes, int32_t alignment,
+                          int32_t flags, int32_t badDimension, int64_t badIndex,
+                          int64_t badSize) {
+  const char *what = (flags & 1) ? "store" : "load";
+  if (badDimension >= 0)
+    return std::string("out-of-bounds ") + what + ": index " +
+           std::to_string(badIndex) + " of dimension " +
+           std::to_string(badDimension) + " is outside [0, " +
+           std::to_string(badSize) + "), the memref's size there";
+  auto offset = reinterpret_cast<uintptr_t>(address) % uintptr_t(alignment);
+  if (alignment > 1 && offset != 0)
+    return std::string("misaligned ") + what + ": address " +
+           formatPointer(address) + " is " + std::to_string(offset) +
+           " bytes past a multiple of " + std::to_string(alignment) +
+           (alignment == 32
+                ? ", which a warp matrix's first element must be at in "
+                  "global memory (CUDA C++ Programming Guide, Warp Matrix "
+                  "Functions: \"mptr must be a 256-bit aligned pointer\")"
+                : ", the alignment a GPU requires of an access of " +
+                      std::to_string(alignment) +
+                      " bytes (PTX ISA, ld and st: the address must be "
+                      "naturally aligned); a GPU fails with a misaligned "
+                      "address");
+  auto memory = static_cast<HostAccessMemory>((flags >> 1) & 7);
+  if (memory != HostAccessMemory::Global && memory != HostAccessMemory::Unknown)
+    return std::string();
+  // A kernel's accesses fall in the few allocations it was given: while no
+  // allocation was freed since, those that its thread found live lately
+  // need no lock.
+  constexpr size_t kKeptRanges = 4;
+  thread_local DeviceMemory::AccessRange ranges[kKeptRanges];
+  thread_local size_t nextRange = 0;
+  HostRuntime &host = runtime();
+  auto begin = reinterpret_cast<uintptr_t>(address);
+  uint64_t lifeChanges = host.memory().getLifeChanges();
+  for (const DeviceMemory::AccessRange &range : ranges)
+    if (begin >= range.begin && begin < range.end &&
+        uint64_t(bytes) <= range.end - begin &&
+        range.lifeChanges == lifeChanges)
+      return std::string();
+  if (host.memory().isDeviceMemory(address)) {
+    DeviceMemory::AccessRange &range = ranges[nextRange];
+    nextRange = (nextRange + 1) % kKeptRanges;
+    Status status = host.memory().checkAccess(
+        address, static_cast<uint64_t>(bytes), what, range);
+    return status.ok()
+               ? std::string()
+               : std::string("invalid ") + what + ": " + status.message();
+  }
+  if (memory == HostAccessMemory::Unknown ||
+      host.registry().contains(address, static_cast<uint64_t>(bytes)))
+    return std::string();
+  return std::string("invalid ") + what + ": " + formatPointer(address) +
+         " is host memory" +
+         (isInProgramHeap(address)
+              ? " (the program's heap: memref.alloc or malloc)"
+              : "") +
+         ", given to the kernel as an argument; a GPU reaches only device "
+         "memory (gpu.alloc), host_shared memory and host memory registered "
+         "with gpu.host_register, and faults on any other address (an "
+         "illegal address): copy the data to device memory with gpu.memcpy";
 }
 
 /// The bytes in [begin, end) that do not hold the private memory margins'
@@ -224,29 +291,38 @@ void mgpuHostAssertFailAt(void *context, int64_t threadX, int64_t threadY,
   BlockRunner::failAssertion(failure);
 }
 
-void mgpuHostCheckAccessAt(intptr_t address, int64_t bytes, int32_t isStore,
-                           int32_t badDimension, int64_t badIndex,
-                           int64_t badSize, int64_t threadX, int64_t threadY,
-                           int64_t threadZ, int64_t blockX, int64_t blockY,
-                           int64_t blockZ, intptr_t loc) {
-  const char *what = isStore ? "store" : "load";
-  Status status;
-  if (badDimension >= 0)
-    status =
-        Status::error("index " + std::to_string(badIndex) + " of dimension " +
-                      std::to_string(badDimension) + " is outside [0, " +
-                      std::to_string(badSize) + "), the memref's size there");
-  else
-    status = runtime().memory().checkAccess(reinterpret_cast<void *>(address),
-                                            static_cast<uint64_t>(bytes), what);
-  if (status.ok())
+void mgpuHostCheckAccessAt(intptr_t address, int64_t bytes, int32_t alignment,
+                           int32_t flags, int32_t badDimension,
+                           int64_t badIndex, int64_t badSize, int64_t threadX,
+                           int64_t threadY, int64_t threadZ, int64_t blockX,
+                           int64_t blockY, int64_t blockZ, intptr_t loc) {
+  std::string problem =
+      findBadAccess(reinterpret_cast<const void *>(address), bytes, alignment,
+                    flags, badDimension, badIndex, badSize);
+  if (problem.empty())
     return;
-  reportFatalError(
-      reinterpret_cast<const char *>(loc),
-      std::string(badDimension >= 0 ? "out-of-bounds " : "invalid ") + what +
-          " in " +
-          describeThread(threadX, threadY, threadZ, blockX, blockY, blockZ) +
-          ": " + status.message());
+  reportFatalCheckError(
+      Check::Memcheck, reinterpret_cast<const char *>(loc),
+      problem.insert(problem.find(':'),
+                     " in " + describeThread(threadX, threadY, threadZ, blockX,
+                                             blockY, blockZ)));
+}
+
+void mgpuHostCheckHostAccessAt(intptr_t address, int32_t access, intptr_t loc) {
+  std::string memory = runtime().memory().describeHostAccess(
+      reinterpret_cast<const void *>(address));
+  if (memory.empty())
+    return;
+  static const char *const kWhat[] = {
+      "host code reads device memory", "host code writes device memory",
+      "host code passes device memory to a function"};
+  reportFatalCheckError(
+      Check::Memcheck, reinterpret_cast<const char *>(loc),
+      std::string(kWhat[access < 0 || access > 2 ? 0 : access]) + ": " +
+          memory +
+          "; on a GPU, the host cannot touch device memory (it faults): "
+          "copy the data with gpu.memcpy, or allocate it with gpu.alloc "
+          "host_shared");
 }
 
 void mgpuHostPrivateMemoryOutOfBounds(const char *array, int64_t bytes,

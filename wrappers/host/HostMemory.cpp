@@ -177,6 +177,7 @@ Status DeviceMemory::markFreed(void *ptr, const char *loc,
         "double free: " + describeAllocation(record.size, record.allocLoc) +
         " was already freed by " + describeOp(record.freeLoc));
   record.freed = true;
+  lifeChanges.fetch_add(1, std::memory_order_acq_rel);
   record.freeLoc = loc ? loc : "";
   --liveCount;
   liveBytes -= record.size;
@@ -192,6 +193,7 @@ void DeviceMemory::release(const PendingRelease &release) {
     auto it = records.find(release.base);
     if (it != records.end())
       it->second.released = true;
+    lifeChanges.fetch_add(1, std::memory_order_acq_rel);
   }
   if (!release.reservedBytes)
     return;
@@ -219,6 +221,15 @@ Status DeviceMemory::checkAccess(const void *ptr, uint64_t bytes,
   return checkRange(ptr, bytes, what, /*inStreamOrder=*/true);
 }
 
+Status DeviceMemory::checkAccess(const void *ptr, uint64_t bytes,
+                                 const char *what, AccessRange &range) const {
+  range = AccessRange();
+  if (bytes == 0)
+    return Status();
+  std::lock_guard<std::mutex> lock(mutex);
+  return checkRangeLocked(ptr, bytes, what, /*inStreamOrder=*/true, &range);
+}
+
 Status DeviceMemory::checkCopy(const void *src, uint64_t srcBytes,
                                const void *dst, uint64_t dstBytes) const {
   std::lock_guard<std::mutex> lock(mutex);
@@ -237,8 +248,8 @@ Status DeviceMemory::checkRange(const void *ptr, uint64_t bytes,
 }
 
 Status DeviceMemory::checkRangeLocked(const void *ptr, uint64_t bytes,
-                                      const char *what,
-                                      bool inStreamOrder) const {
+                                      const char *what, bool inStreamOrder,
+                                      AccessRange *range) const {
   auto isFreed = [&](const Record &record) {
     return inStreamOrder ? record.released : record.freed;
   };
@@ -303,11 +314,15 @@ Status DeviceMemory::checkRangeLocked(const void *ptr, uint64_t bytes,
                          bytesText(offset) + ", " + bytesText(end) + ") of " +
                          describeAllocation(record.size, record.allocLoc) +
                          ": " + byteCount(end - record.size) + " past its end");
+  if (range) {
+    range->begin = it->first;
+    range->end = it->first + record.size;
+    range->lifeChanges = lifeChanges.load(std::memory_order_acquire);
+  }
   return Status();
 }
 
 bool DeviceMemory::isDeviceMemory(const void *ptr) const {
-  std::lock_guard<std::mutex> lock(mutex);
   return arenaBytes && inArena(reinterpret_cast<uintptr_t>(ptr));
 }
 
@@ -320,6 +335,24 @@ std::string DeviceMemory::describe(const void *ptr) const {
   if (it == records.end())
     return "in no allocation";
   return describeAllocation(it->second.size, it->second.allocLoc);
+}
+
+std::string DeviceMemory::describeHostAccess(const void *ptr) const {
+  // Host memory, the common case, without the lock.
+  if (!isDeviceMemory(ptr))
+    return "";
+  std::lock_guard<std::mutex> lock(mutex);
+  uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
+  auto it = findRecord(address);
+  if (it == records.end())
+    return "an address in no allocation";
+  const Record &record = it->second;
+  if (record.hostShared && !record.freed)
+    return "";
+  std::string text = describeAllocation(record.size, record.allocLoc);
+  if (record.freed)
+    text += ", freed by " + describeOp(record.freeLoc);
+  return text;
 }
 
 std::vector<DeviceMemory::Leak> DeviceMemory::liveAllocations() const {
@@ -341,8 +374,9 @@ std::vector<DeviceMemory::Leak> DeviceMemory::liveAllocations() const {
 
 void DeviceMemory::reset() {
   std::lock_guard<std::mutex> lock(mutex);
+  lifeChanges.fetch_add(1, std::memory_order_acq_rel);
   if (arenaBytes)
-    munmap(reinterpret_cast<void *>(arenaBegin), arenaBytes);
+    munmap(reinterpret_cast<void *>(arenaBegin.load()), arenaBytes);
   arenaBegin = 0;
   arenaBytes = 0;
   records.clear();
@@ -472,6 +506,17 @@ Status HostRegistry::unregisterRange(const void *ptr) {
   return Status::error(formatPointer(ptr) +
                        " is not registered host memory: nothing registered "
                        "starts there");
+}
+
+bool HostRegistry::contains(const void *ptr, uint64_t bytes) const {
+  uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
+  std::lock_guard<std::mutex> lock(mutex);
+  auto next = ranges.upper_bound(address);
+  if (next == ranges.begin())
+    return false;
+  auto it = std::prev(next);
+  uint64_t offset = address - it->first;
+  return offset < it->second.bytes && bytes <= it->second.bytes - offset;
 }
 
 size_t HostRegistry::size() const {

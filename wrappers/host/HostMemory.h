@@ -18,6 +18,7 @@
 
 #include "wrappers/common/RuntimeError.h"
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -96,12 +97,36 @@ public:
   /// kernel is still live for it, until the free has run.
   Status checkAccess(const void *ptr, uint64_t bytes, const char *what) const;
 
+  /// The bytes of a live allocation, as checkAccess found them, and the
+  /// count of lifeChanges() then: while the count is the same, any access
+  /// within [begin, end) passes checkAccess, so a kernel's thread may keep
+  /// one and skip the lock.
+  struct AccessRange {
+    uintptr_t begin = 0;
+    uintptr_t end = 0;
+    uint64_t lifeChanges = UINT64_MAX;
+  };
+  /// checkAccess, which also gives the allocation's range when the access
+  /// is in device memory and fine.
+  Status checkAccess(const void *ptr, uint64_t bytes, const char *what,
+                     AccessRange &range) const;
+  uint64_t getLifeChanges() const {
+    return lifeChanges.load(std::memory_order_acquire);
+  }
+
   /// Whether `ptr` is in the arena (a live, freed or never-used part of it).
   bool isDeviceMemory(const void *ptr) const;
 
   /// What holds `ptr` if it is in the arena ("the 64-byte allocation made by
   /// gpu.alloc at f.mlir:3:5"), or an empty string for host memory.
   std::string describe(const void *ptr) const;
+
+  /// What makes `ptr` memory that the host cannot touch on a GPU, for
+  /// memcheck of the host code: "the 64-byte allocation made by gpu.alloc at
+  /// f.mlir:3:5" (", freed by ..." once freed), or "an address in no
+  /// allocation" of the device arena; an empty string for host memory and
+  /// live host_shared allocations.
+  std::string describeHostAccess(const void *ptr) const;
 
   /// Every live allocation, oldest first.
   std::vector<Leak> liveAllocations() const;
@@ -130,9 +155,11 @@ private:
 
   Status checkRange(const void *ptr, uint64_t bytes, const char *what,
                     bool inStreamOrder) const;
-  /// checkRange's work, with `mutex` held.
+  /// checkRange's work, with `mutex` held; sets `range` to the allocation's
+  /// bytes when the range lies in a live one.
   Status checkRangeLocked(const void *ptr, uint64_t bytes, const char *what,
-                          bool inStreamOrder) const;
+                          bool inStreamOrder,
+                          AccessRange *range = nullptr) const;
   bool reserveArena();
   bool inArena(uintptr_t address) const {
     return address >= arenaBegin && address - arenaBegin < arenaBytes;
@@ -151,8 +178,13 @@ private:
   const uint64_t pageSize;
 
   mutable std::mutex mutex;
-  uintptr_t arenaBegin = 0;
-  uint64_t arenaBytes = 0;
+  // Atomic so that isDeviceMemory, on the path of every checked access,
+  // reads them without the lock; written with it.
+  std::atomic<uintptr_t> arenaBegin{0};
+  std::atomic<uint64_t> arenaBytes{0};
+  /// Counts the changes that may end an allocation's life (frees, releases,
+  /// resets), for the caches of AccessRange.
+  std::atomic<uint64_t> lifeChanges{0};
   uint64_t quarantineLimit = 0;
   uint64_t nextSequence = 0;
   uint64_t liveCount = 0;
@@ -181,6 +213,9 @@ public:
                        const DeviceMemory &memory);
   /// Unregisters the range that starts at `ptr`.
   Status unregisterRange(const void *ptr);
+  /// Whether [ptr, ptr + bytes) lies in one registered range: host memory a
+  /// kernel may touch.
+  bool contains(const void *ptr, uint64_t bytes) const;
   size_t size() const;
   void reset();
 

@@ -39,8 +39,8 @@ struct PendingLaunch {
 HostRuntime::HostRuntime(DeviceMemory::Options memoryOptions)
     : deviceMemory(memoryOptions) {}
 
-Status HostRuntime::createStream(void *&stream, const char *) {
-  return streamManager.createStream(stream);
+Status HostRuntime::createStream(void *&stream, const char *loc) {
+  return streamManager.createStream(stream, loc);
 }
 
 // A token is a stream or, after an async.yield, an event, and stays a
@@ -59,16 +59,17 @@ Status HostRuntime::joinStream(void *stream, void *dependency, const char *) {
 }
 
 Status HostRuntime::recordEventOnStream(void *stream, void *&event,
-                                        const char *) {
-  return streamManager.eventFromToken(stream, event);
+                                        const char *loc) {
+  return streamManager.eventFromToken(stream, event, loc);
 }
 
-Status HostRuntime::streamFromToken(void *token, void *&stream, const char *) {
-  return streamManager.streamFromToken(token, stream);
+Status HostRuntime::streamFromToken(void *token, void *&stream,
+                                    const char *loc) {
+  return streamManager.streamFromToken(token, stream, loc);
 }
 
-Status HostRuntime::createEvent(void *&event, const char *) {
-  return streamManager.createEvent(event);
+Status HostRuntime::createEvent(void *&event, const char *loc) {
+  return streamManager.createEvent(event, loc);
 }
 
 Status HostRuntime::destroyEvent(void *event, const char *) {
@@ -315,6 +316,9 @@ Status HostRuntime::synchronize() {
 
 Status HostRuntime::finalize(std::vector<Warning> &leaks) {
   leaks.clear();
+  // What the program leaves to shutdown to release (leakcheck only).
+  std::vector<StreamManager::Unreleased> handles =
+      streamManager.unreleasedHandles();
   Status drained = streamManager.shutdown();
   kernelExecutor.shutdown();
   timerTable.reset();
@@ -324,6 +328,13 @@ Status HostRuntime::finalize(std::vector<Warning> &leaks) {
     tally.add(leak.loc, leak.bytes);
   for (LeakTally::Line &line : tally.lines())
     leaks.push_back(Warning{std::move(line.loc), std::move(line.message)});
+  for (StreamManager::Unreleased &handle : handles)
+    leaks.push_back(
+        Warning{std::move(handle.loc),
+                handle.isEvent
+                    ? "an event made here was never destroyed or waited for"
+                    : "a stream made here was never released: no gpu.wait took "
+                      "the last token of the async ops that ran on it"});
   deviceMemory.reset();
   hostRegistry.reset();
   return Status();

@@ -63,6 +63,7 @@ public:
                       int64_t argsBytes, void *stream, const char *loc);
 
   DeviceMemory &memory() { return deviceMemory; }
+  const HostRegistry &registry() const { return hostRegistry; }
   StreamManager &streams() { return streamManager; }
   KernelExecutor &kernels() { return kernelExecutor; }
 

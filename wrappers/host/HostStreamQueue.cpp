@@ -225,6 +225,7 @@ void StreamManager::release(StreamState &stream) {
   if (stream.released)
     return;
   stream.released = true;
+  madeAt.erase(stream.id);
   if (stream.worker->sleeping)
     stream.worker->wake.notify_one();
 }

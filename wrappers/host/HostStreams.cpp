@@ -11,6 +11,7 @@
 
 #include "wrappers/host/HostStreams.h"
 
+#include "wrappers/common/CheckReports.h"
 #include "wrappers/common/FaultHandler.h"
 #include "wrappers/host/HostStreamQueue.h"
 
@@ -130,6 +131,7 @@ Status StreamManager::tokenMark(void *token, Mark &mark) const {
 }
 
 void StreamManager::releaseEvent(uint64_t id) {
+  madeAt.erase(id);
   auto it = events.find(id);
   if (it == events.end() || it->second->released)
     return;
@@ -173,12 +175,28 @@ Status StreamManager::pendingError(uint64_t id) const {
   return Status();
 }
 
-Status StreamManager::createStream(void *&stream) {
+Status StreamManager::createStream(void *&stream, const char *loc) {
   std::lock_guard<std::mutex> lock(mutex);
-  return createStreamLocked(stream);
+  return createStreamLocked(stream, loc);
 }
 
-Status StreamManager::createStreamLocked(void *&stream) {
+void StreamManager::noteMadeAt(uint64_t id, const char *loc) {
+  if (loc && isCheckEnabled(Check::Leakcheck))
+    madeAt.emplace(id, loc);
+}
+
+std::vector<StreamManager::Unreleased>
+StreamManager::unreleasedHandles() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  std::vector<Unreleased> handles;
+  handles.reserve(madeAt.size());
+  for (const auto &[id, loc] : madeAt)
+    handles.push_back(
+        Unreleased{kindOf(handleOf(id)) == HandleKind::Event, loc});
+  return handles;
+}
+
+Status StreamManager::createStreamLocked(void *&stream, const char *loc) {
   stream = nullptr;
   Worker *worker;
   if (!idleWorkers.empty()) {
@@ -202,6 +220,7 @@ Status StreamManager::createStreamLocked(void *&stream) {
   state->worker = worker;
   worker->stream = state;
   streams.emplace(id, std::move(state));
+  noteMadeAt(id, loc);
   stream = handleOf(id);
   return Status();
 }
@@ -303,12 +322,13 @@ Status StreamManager::synchronizeAllLocked(std::unique_lock<std::mutex> &lock) {
   return Status();
 }
 
-Status StreamManager::createEvent(void *&event) {
+Status StreamManager::createEvent(void *&event, const char *loc) {
   std::lock_guard<std::mutex> lock(mutex);
   uint64_t id = nextHandle++;
   handleKinds.resize(id + 1, HandleKind::None);
   handleKinds[id] = HandleKind::Event;
   events.emplace(id, std::make_shared<EventState>());
+  noteMadeAt(id, loc);
   event = handleOf(id);
   return Status();
 }
@@ -318,6 +338,7 @@ Status StreamManager::destroyEvent(void *event) {
   std::shared_ptr<EventState> state;
   GPU_RUNNER_RETURN_IF_ERROR(lookupEvent(event, state));
   events.erase(idOf(event));
+  madeAt.erase(idOf(event));
   return Status();
 }
 
@@ -364,14 +385,15 @@ Status StreamManager::waitEvent(void *stream, void *event) {
   return Status();
 }
 
-Status StreamManager::streamFromToken(void *token, void *&stream) {
+Status StreamManager::streamFromToken(void *token, void *&stream,
+                                      const char *loc) {
   std::lock_guard<std::mutex> lock(mutex);
   stream = token;
   if (!token || streamForEnqueue(token))
     return Status();
   Mark mark;
   GPU_RUNNER_RETURN_IF_ERROR(tokenMark(token, mark));
-  GPU_RUNNER_RETURN_IF_ERROR(createStreamLocked(stream));
+  GPU_RUNNER_RETURN_IF_ERROR(createStreamLocked(stream, loc));
   pushWait(*streams.at(idOf(stream)), std::move(mark));
   if (kindOf(token) == HandleKind::Event)
     releaseEvent(idOf(token));
@@ -413,7 +435,8 @@ Status StreamManager::releaseToken(void *token) {
   return Status();
 }
 
-Status StreamManager::eventFromToken(void *token, void *&event) {
+Status StreamManager::eventFromToken(void *token, void *&event,
+                                     const char *loc) {
   std::lock_guard<std::mutex> lock(mutex);
   event = token;
   Mark mark;
@@ -434,6 +457,7 @@ Status StreamManager::eventFromToken(void *token, void *&event) {
   state->recorded = true;
   state->mark = std::move(mark);
   events.emplace(id, std::move(state));
+  noteMadeAt(id, loc);
   event = handleOf(id);
   return Status();
 }
@@ -449,6 +473,7 @@ Status StreamManager::shutdown() {
                              pendingErrors.front().message);
   pendingErrors.clear();
   events.clear();
+  madeAt.clear();
   releasedEvents = 0;
   pruneReleasedAt = 0;
   for (auto &worker : workers) {

@@ -34,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -54,8 +55,8 @@ public:
   StreamManager(const StreamManager &) = delete;
   StreamManager &operator=(const StreamManager &) = delete;
 
-  /// Creates a stream; its handle is the next unused id.
-  Status createStream(void *&stream);
+  /// Creates a stream for the op at `loc`; its handle is the next unused id.
+  Status createStream(void *&stream, const char *loc = nullptr);
 
   /// Fails unless work may be enqueued on `stream`: null, or a stream that
   /// was created and not released yet.
@@ -87,7 +88,7 @@ public:
   Status synchronizeAll();
 
   /// Events share the streams' sequence of handle ids.
-  Status createEvent(void *&event);
+  Status createEvent(void *&event, const char *loc = nullptr);
   Status destroyEvent(void *event);
   /// The event completes when `stream` has run the work enqueued on it so
   /// far (on the null stream: when every stream has); recording it again
@@ -104,7 +105,7 @@ public:
   /// itself while it is a stream that takes work (or null); else, for an
   /// event or a released stream, a new stream whose work first waits for
   /// what is left of the token's work. An event is released by this use.
-  Status streamFromToken(void *token, void *&stream);
+  Status streamFromToken(void *token, void *&stream, const char *loc = nullptr);
   /// Makes `stream` wait, without blocking, for `token`'s work so far, then
   /// releases `token` (join for a stream). On the null stream: waits.
   Status joinToken(void *stream, void *token);
@@ -117,7 +118,17 @@ public:
   /// The token a token becomes when it crosses an async.yield: a new event
   /// recorded on a stream that takes work; an event or a released stream,
   /// whose work is fixed already, is its own.
-  Status eventFromToken(void *token, void *&event);
+  Status eventFromToken(void *token, void *&event, const char *loc = nullptr);
+
+  /// A stream or event never released, for leakcheck.
+  struct Unreleased {
+    bool isEvent;
+    std::string loc;
+  };
+  /// The streams and events made, under leakcheck, for an op with a
+  /// location and not released yet, oldest first: what shutdown would
+  /// release for the program.
+  std::vector<Unreleased> unreleasedHandles() const;
 
   /// Drains and releases every stream, forgets every event and joins the
   /// worker threads; reports the first failure of a task. The manager may be
@@ -173,7 +184,9 @@ private:
   /// for a released one; none once reclaimed), an event's last record (none
   /// once forgotten). Fails for a handle never issued.
   Status tokenMark(void *token, Mark &mark) const;
-  Status createStreamLocked(void *&stream);
+  Status createStreamLocked(void *&stream, const char *loc);
+  /// Under leakcheck, remembers that the op at `loc` made handle `id`.
+  void noteMadeAt(uint64_t id, const char *loc);
   void push(StreamState &stream, Task task, const char *loc);
   /// Makes `stream`'s later work wait for `mark`, unless it is done.
   void pushWait(StreamState &stream, Mark mark);
@@ -214,6 +227,8 @@ private:
     std::string message;
   };
   std::vector<PendingError> pendingErrors;
+  /// Under leakcheck: the op that made each handle not released yet, by id.
+  std::map<uint64_t, std::string> madeAt;
 };
 
 } // namespace gpu_runner

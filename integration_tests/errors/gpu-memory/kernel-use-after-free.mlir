@@ -7,7 +7,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @copy(%dst: memref<64xf32>, %src: memref<64xf32>) kernel {
       %tid = gpu.thread_id x
-      // CHECKED: kernel-use-after-free.mlir:[[# @LINE + 1]]:12: error: memref.load: invalid load in kernel 'copy', block (0, 0, 0), thread (0, 0, 0): use after free: the load is in the 256-byte allocation made by gpu.alloc at {{.*}}kernel-use-after-free.mlir:[[# @LINE + 11]]:12, which was freed by gpu.dealloc at {{.*}}kernel-use-after-free.mlir:[[# @LINE + 12]]:5
+      // CHECKED: kernel-use-after-free.mlir:[[# @LINE + 1]]:12: error: memcheck: memref.load: invalid load in kernel 'copy', block (0, 0, 0), thread (0, 0, 0): use after free: the load is in the 256-byte allocation made by gpu.alloc at {{.*}}kernel-use-after-free.mlir:[[# @LINE + 11]]:12, which was freed by gpu.dealloc at {{.*}}kernel-use-after-free.mlir:[[# @LINE + 12]]:5
       %v = memref.load %src[%tid] : memref<64xf32>
       memref.store %v, %dst[%tid] : memref<64xf32>
       gpu.return

@@ -20,7 +20,7 @@ func.func @main() {
   %c200 = arith.constant 200 : index
   %v = arith.constant 7.0 : f32
   %m = memref.alloc() : memref<16xf32>
-  // CHECKED: heap-overflow-host.mlir:[[# @LINE + 1]]:10: error: memref.reinterpret_cast: the result reaches elements outside the source memref
+  // CHECKED: heap-overflow-host.mlir:[[# @LINE + 1]]:10: error: memcheck: memref.reinterpret_cast: the result reaches elements outside the source memref
   %big = memref.reinterpret_cast %m to offset: [0], sizes: [200], strides: [1] : memref<16xf32> to memref<200xf32>
   scf.for %i = %c0 to %c200 step %c1 {
     memref.store %v, %big[%i] : memref<200xf32>

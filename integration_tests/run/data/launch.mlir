@@ -110,7 +110,7 @@ module attributes {gpu.container_module} {
       %base = arith.muli %b, %d : index
       %i = arith.addi %base, %t : index
       %one = arith.constant 1 : i32
-      // BOUNDS: launch.mlir:[[# @LINE + 1]]:7: error: memref.store: out-of-bounds store in kernel 'unguarded', block (1, 0, 0), thread (2, 0, 0): index 6 of dimension 0 is outside [0, 6), the memref's size there
+      // BOUNDS: launch.mlir:[[# @LINE + 1]]:7: error: memcheck: memref.store: out-of-bounds store in kernel 'unguarded', block (1, 0, 0), thread (2, 0, 0): index 6 of dimension 0 is outside [0, 6), the memref's size there
       memref.store %one, %v[%i] : memref<?xi32>
       gpu.return
     }

@@ -357,6 +357,38 @@ TEST_CASE("host memory is registered once and unregistered once",
   REQUIRE_OK(registry.registerRange(nullptr, 0, loc, memory));
 }
 
+TEST_CASE("a registered range contains what lies wholly inside it",
+          "[memory][register]") {
+  DeviceMemory memory;
+  HostRegistry registry;
+  std::vector<char> host(256);
+  REQUIRE_OK(registry.registerRange(host.data() + 64, 64, "r", memory));
+  CHECK(registry.contains(host.data() + 64, 64));
+  CHECK(registry.contains(host.data() + 100, 4));
+  CHECK_FALSE(registry.contains(host.data() + 60, 8));  // starts before it
+  CHECK_FALSE(registry.contains(host.data() + 124, 8)); // runs past its end
+  CHECK_FALSE(registry.contains(host.data() + 128, 1)); // just after it
+  CHECK_FALSE(registry.contains(host.data(), 1));       // before everything
+}
+
+TEST_CASE("the host code may touch host memory and host_shared memory only",
+          "[memory]") {
+  DeviceMemory memory;
+  std::vector<char> host(16);
+  CHECK(memory.describeHostAccess(host.data()).empty());
+  void *shared = nullptr;
+  REQUIRE_OK(memory.allocate(64, /*hostShared=*/true, kAllocLoc, shared));
+  CHECK(memory.describeHostAccess(shared).empty());
+  void *device = allocate(memory, 64);
+  CHECK(memory.describeHostAccess(static_cast<char *>(device) + 8) ==
+        "the 64-byte allocation made by gpu.alloc at a.mlir:3:7");
+  DeviceMemory::PendingRelease release;
+  REQUIRE_OK(memory.markFreed(shared, "gpu.dealloc@a.mlir:9:1", release));
+  CHECK(memory.describeHostAccess(shared) ==
+        "the 64-byte allocation made by gpu.alloc at a.mlir:3:7, freed by "
+        "gpu.dealloc at a.mlir:9:1");
+}
+
 TEST_CASE("device memory cannot be registered as host memory",
           "[memory][register]") {
   DeviceMemory memory;

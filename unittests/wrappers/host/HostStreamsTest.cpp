@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "wrappers/host/HostStreams.h"
+#include "wrappers/common/CheckReports.h"
 
 #include "unittests/wrappers/TestSupport.h"
 
@@ -75,6 +76,36 @@ template <typename T> bool stillBlocked(std::future<T> &future) {
 }
 
 } // namespace
+
+TEST_CASE("under leakcheck, the streams and events never released are "
+          "named by the ops that made them",
+          "[stream][event][leak]") {
+  setEnabledChecks(CheckSet(static_cast<uint8_t>(Check::Leakcheck)));
+  StreamManager manager;
+  void *kept = nullptr, *released = nullptr, *event = nullptr;
+  void *destroyed = nullptr;
+  REQUIRE_OK(manager.createStream(kept, "gpu.wait@a.mlir:1:1"));
+  REQUIRE_OK(manager.createStream(released, "gpu.wait@a.mlir:2:1"));
+  REQUIRE_OK(manager.createEvent(event, "async.yield@a.mlir:3:1"));
+  REQUIRE_OK(manager.createEvent(destroyed, "async.yield@a.mlir:4:1"));
+  // Taken as a dependency: released.
+  REQUIRE_OK(manager.join(kept, released));
+  REQUIRE_OK(manager.destroyEvent(destroyed));
+  std::vector<StreamManager::Unreleased> handles = manager.unreleasedHandles();
+  REQUIRE(handles.size() == 2);
+  CHECK_FALSE(handles[0].isEvent);
+  CHECK(handles[0].loc == "gpu.wait@a.mlir:1:1");
+  CHECK(handles[1].isEvent);
+  CHECK(handles[1].loc == "async.yield@a.mlir:3:1");
+  REQUIRE_OK(manager.releaseToken(kept));
+  REQUIRE_OK(manager.releaseToken(event));
+  CHECK(manager.unreleasedHandles().empty());
+  setEnabledChecks(CheckSet());
+  // Without leakcheck, nothing is kept.
+  void *unnamed = nullptr;
+  REQUIRE_OK(manager.createStream(unnamed, "gpu.wait@a.mlir:5:1"));
+  CHECK(manager.unreleasedHandles().empty());
+}
 
 TEST_CASE("a stream runs its tasks in the order they were enqueued",
           "[stream]") {

@@ -14,7 +14,7 @@ module attributes {gpu.container_module} {
       %v, %valid = gpu.shuffle xor %x, %c1_i32, %c32_i32 : f32
       // Off by one: thread 31 writes element 32.
       %next = arith.addi %tid, %c1 : index
-      // CHECK: check-bounds-workgroup.mlir:[[# @LINE + 1]]:7: error: memref.store: out-of-bounds store in kernel 'stage', block (0, 0, 0), thread (31, 0, 0): index 32 of dimension 0 is outside [0, 32), the memref's size there
+      // CHECK: check-bounds-workgroup.mlir:[[# @LINE + 1]]:7: error: memcheck: memref.store: out-of-bounds store in kernel 'stage', block (0, 0, 0), thread (31, 0, 0): index 32 of dimension 0 is outside [0, 32), the memref's size there
       memref.store %v, %tile[%next] : memref<32xf32, #gpu.address_space<workgroup>>
       gpu.barrier
       %w = memref.load %tile[%tid] : memref<32xf32, #gpu.address_space<workgroup>>

@@ -46,7 +46,7 @@ func.func @main() {
   %c4 = arith.constant 4 : index
   %n = func.call @opaque(%c4) : (index) -> index
   %m = memref.alloc(%n) : memref<?xi32>
-  // LOAD: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memref.load: out-of-bounds access
+  // LOAD: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memcheck: memref.load: out-of-bounds access
   %v = memref.load %m[%n] : memref<?xi32>
   call @printI32(%v) : (i32) -> ()
   return
@@ -59,7 +59,7 @@ func.func @store() {
   %m = memref.alloca() : memref<2x4xi32>
   %one = arith.constant 1 : i32
   %c0 = arith.constant 0 : index
-  // STORE: check-bounds-host.mlir:[[# @LINE + 1]]:3: error: memref.store: out-of-bounds access
+  // STORE: check-bounds-host.mlir:[[# @LINE + 1]]:3: error: memcheck: memref.store: out-of-bounds access
   memref.store %one, %m[%c0, %i] : memref<2x4xi32>
   call @printI32(%one) : (i32) -> ()
   return
@@ -70,7 +70,7 @@ func.func @subview() {
   %offset = func.call @opaque(%c3) : (index) -> index
   %m = memref.alloca() : memref<8xi32>
   // Elements 3 to 10 of 8.
-  // SUBVIEW: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memref.subview: subview runs out-of-bounds along dimension 0
+  // SUBVIEW: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memcheck: memref.subview: subview runs out-of-bounds along dimension 0
   %s = memref.subview %m[%offset] [8] [1] : memref<8xi32> to memref<8xi32, strided<[1], offset: ?>>
   %c0 = arith.constant 0 : index
   %v = memref.load %s[%c0] : memref<8xi32, strided<[1], offset: ?>>
@@ -82,7 +82,7 @@ func.func @cast() {
   %c6 = arith.constant 6 : index
   %n = func.call @opaque(%c6) : (index) -> index
   %m = memref.alloc(%n) : memref<?xi32>
-  // CAST: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memref.cast: size mismatch of dim 0
+  // CAST: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memcheck: memref.cast: size mismatch of dim 0
   %s = memref.cast %m : memref<?xi32> to memref<8xi32>
   %c7 = arith.constant 7 : index
   %v = memref.load %s[%c7] : memref<8xi32>
@@ -95,7 +95,7 @@ func.func @reinterpret() {
   %offset = func.call @opaque(%c2) : (index) -> index
   %m = memref.alloca() : memref<4x4xi32>
   // A 4x4 view that starts two elements in: its last two are past the end.
-  // REINTERPRET: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memref.reinterpret_cast: the result reaches elements outside the source memref
+  // REINTERPRET: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memcheck: memref.reinterpret_cast: the result reaches elements outside the source memref
   %r = memref.reinterpret_cast %m to offset: [%offset], sizes: [4, 4], strides: [4, 1] : memref<4x4xi32> to memref<4x4xi32, strided<[4, 1], offset: ?>>
   %c0 = arith.constant 0 : index
   %v = memref.load %r[%c0, %c0] : memref<4x4xi32, strided<[4, 1], offset: ?>>
@@ -109,7 +109,7 @@ func.func @reinterpret_before() {
   %m = memref.alloca() : memref<8xi32>
   %s = memref.subview %m[4] [4] [1] : memref<8xi32> to memref<4xi32, strided<[1], offset: 4>>
   // The elements 1, 3 and 5 of %m: 1 and 3 come before %s's.
-  // BEFORE: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memref.reinterpret_cast: the result reaches elements outside the source memref
+  // BEFORE: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memcheck: memref.reinterpret_cast: the result reaches elements outside the source memref
   %r = memref.reinterpret_cast %s to offset: [%offset], sizes: [3], strides: [2] : memref<4xi32, strided<[1], offset: 4>> to memref<3xi32, strided<[2], offset: ?>>
   %c0 = arith.constant 0 : index
   %v = memref.load %r[%c0] : memref<3xi32, strided<[2], offset: ?>>
@@ -121,7 +121,7 @@ func.func @reinterpret_negative_size() {
   %c-2 = arith.constant -2 : index
   %size = func.call @opaque(%c-2) : (index) -> index
   %m = memref.alloca() : memref<8xi32>
-  // NEGATIVE: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memref.reinterpret_cast: the result's size in dimension 0 is negative
+  // NEGATIVE: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memcheck: memref.reinterpret_cast: the result's size in dimension 0 is negative
   %r = memref.reinterpret_cast %m to offset: [0], sizes: [%size], strides: [1] : memref<8xi32> to memref<?xi32>
   %one = arith.constant 1 : i32
   call @printI32(%one) : (i32) -> ()
@@ -133,7 +133,7 @@ func.func @copy() {
   %n = func.call @opaque(%c3) : (index) -> index
   %a = memref.alloca(%n) : memref<?xi32>
   %b = memref.alloca() : memref<4xi32>
-  // COPY: check-bounds-host.mlir:[[# @LINE + 1]]:3: error: memref.copy: size of 0-th source/target dim does not match
+  // COPY: check-bounds-host.mlir:[[# @LINE + 1]]:3: error: memcheck: memref.copy: size of 0-th source/target dim does not match
   memref.copy %a, %b : memref<?xi32> to memref<4xi32>
   %one = arith.constant 1 : i32
   call @printI32(%one) : (i32) -> ()
@@ -145,7 +145,7 @@ func.func @linalg() {
   %n = func.call @opaque(%c3) : (index) -> index
   %a = memref.alloca(%n) : memref<?xi32>
   %b = memref.alloca() : memref<4xi32>
-  // LINALG: check-bounds-host.mlir:[[# @LINE + 1]]:3: error: linalg.add: dimension #0 of input/output operand #1 is incompatible with inferred dimension size
+  // LINALG: check-bounds-host.mlir:[[# @LINE + 1]]:3: error: memcheck: linalg.add: dimension #0 of input/output operand #1 is incompatible with inferred dimension size
   linalg.add ins(%a, %b : memref<?xi32>, memref<4xi32>) outs(%b : memref<4xi32>)
   %one = arith.constant 1 : i32
   call @printI32(%one) : (i32) -> ()
@@ -158,7 +158,7 @@ func.func @affine() {
   %n = func.call @opaque(%c4) : (index) -> index
   %m = memref.alloca(%n) : memref<?xi32>
   affine.for %i = 0 to %n {
-    // AFFINE: check-bounds-host.mlir:[[# @LINE + 1]]:10: error: affine.load: out-of-bounds access
+    // AFFINE: check-bounds-host.mlir:[[# @LINE + 1]]:10: error: memcheck: affine.load: out-of-bounds access
     %v = affine.load %m[%i + 4] : memref<?xi32>
     func.call @printI32(%v) : (i32) -> ()
   }
@@ -171,7 +171,7 @@ func.func @vector() {
   %j = func.call @opaque(%c2) : (index) -> index
   %m = memref.alloca() : memref<2x4xi32>
   %c1 = arith.constant 1 : index
-  // VECTOR: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: vector.load: out-of-bounds access
+  // VECTOR: check-bounds-host.mlir:[[# @LINE + 1]]:8: error: memcheck: vector.load: out-of-bounds access
   %v = vector.load %m[%c1, %j] : memref<2x4xi32>, vector<4xi32>
   %e = vector.extract %v[0] : i32 from vector<4xi32>
   call @printI32(%e) : (i32) -> ()
@@ -186,7 +186,7 @@ func.func @in_async() {
   %m = memref.alloc() : memref<4xi32>
   %one = arith.constant 1 : i32
   %t = async.execute {
-    // ASYNC: check-bounds-host.mlir:[[# @LINE + 1]]:5: error: memref.store: out-of-bounds access
+    // ASYNC: check-bounds-host.mlir:[[# @LINE + 1]]:5: error: memcheck: memref.store: out-of-bounds access
     memref.store %one, %m[%n] : memref<4xi32>
     async.yield
   }

@@ -12,7 +12,7 @@ module attributes {gpu.container_module} {
     gpu.func @load_low(%m: memref<16x16xf16>, %out: memref<16x16xf16>) kernel {
       %c0 = arith.constant 0 : index
       %c8 = arith.constant 8 : index
-      // END: check-bounds-mma.mlir:[[# @LINE + 1]]:12: error: gpu.subgroup_mma_load_matrix: invalid load in kernel 'load_low', block (0, 0, 0), thread (0, 0, 0): out of bounds: the load spans bytes [256, 768) of the 512-byte allocation made by gpu.alloc at {{.*}}check-bounds-mma.mlir:[[# @LINE + 19]]:10: 256 bytes past its end
+      // END: check-bounds-mma.mlir:[[# @LINE + 1]]:12: error: memcheck: gpu.subgroup_mma_load_matrix: invalid load in kernel 'load_low', block (0, 0, 0), thread (0, 0, 0): out of bounds: the load spans bytes [256, 768) of the 512-byte allocation made by gpu.alloc at {{.*}}check-bounds-mma.mlir:[[# @LINE + 19]]:10: 256 bytes past its end
       %a = gpu.subgroup_mma_load_matrix %m[%c8, %c0] {leadDimension = 16 : index} : memref<16x16xf16> -> !gpu.mma_matrix<16x16xf16, "COp">
       gpu.subgroup_mma_store_matrix %a, %out[%c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf16, "COp">, memref<16x16xf16>
       gpu.return
@@ -22,7 +22,7 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %c16 = arith.constant 16 : index
       %a = gpu.subgroup_mma_load_matrix %m[%c0, %c0] {leadDimension = 16 : index} : memref<16x16xf16> -> !gpu.mma_matrix<16x16xf16, "COp">
-      // SHAPE: check-bounds-mma.mlir:[[# @LINE + 1]]:7: error: gpu.subgroup_mma_store_matrix: out-of-bounds store in kernel 'store_below', block (0, 0, 0), thread (0, 0, 0): index 16 of dimension 0 is outside [0, 16), the memref's size there
+      // SHAPE: check-bounds-mma.mlir:[[# @LINE + 1]]:7: error: memcheck: gpu.subgroup_mma_store_matrix: out-of-bounds store in kernel 'store_below', block (0, 0, 0), thread (0, 0, 0): index 16 of dimension 0 is outside [0, 16), the memref's size there
       gpu.subgroup_mma_store_matrix %a, %out[%c16, %c0] {leadDimension = 16 : index, transpose} : !gpu.mma_matrix<16x16xf16, "COp">, memref<16x16xf16>
       gpu.return
     }

@@ -16,7 +16,7 @@ module attributes {gpu.container_module} {
       %r = arith.addi %row, %ty : index
       %r2 = arith.addi %r, %tx : index
       %v = arith.constant 1 : i32
-      // CHECK: check-bounds-index.mlir:[[# @LINE + 1]]:7: error: memref.store: out-of-bounds store in kernel 'fill', block (1, 0, 0), thread (2, 0, 0): index 4 of dimension 0 is outside [0, 4), the memref's size there
+      // CHECK: check-bounds-index.mlir:[[# @LINE + 1]]:7: error: memcheck: memref.store: out-of-bounds store in kernel 'fill', block (1, 0, 0), thread (2, 0, 0): index 4 of dimension 0 is outside [0, 4), the memref's size there
       memref.store %v, %m[%r2, %tx] : memref<4x8xi32>
       gpu.return
     }

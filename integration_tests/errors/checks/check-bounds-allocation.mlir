@@ -11,7 +11,7 @@ module attributes {gpu.container_module} {
     gpu.func @scale(%m: memref<16xf32>) kernel {
       %tid = gpu.thread_id x
       %two = arith.constant 2.0 : f32
-      // CHECK: check-bounds-allocation.mlir:[[# @LINE + 1]]:12: error: memref.load: invalid load in kernel 'scale', block (0, 0, 0), thread (10, 0, 0): out of bounds: the load spans bytes [40, 44) of the 40-byte allocation made by gpu.alloc at {{.*}}check-bounds-allocation.mlir:[[# @LINE + 11]]:12: 4 bytes past its end
+      // CHECK: check-bounds-allocation.mlir:[[# @LINE + 1]]:12: error: memcheck: memref.load: invalid load in kernel 'scale', block (0, 0, 0), thread (10, 0, 0): out of bounds: the load spans bytes [40, 44) of the 40-byte allocation made by gpu.alloc at {{.*}}check-bounds-allocation.mlir:[[# @LINE + 11]]:12: 4 bytes past its end
       %v = memref.load %m[%tid] : memref<16xf32>
       %w = arith.mulf %v, %two : f32
       memref.store %w, %m[%tid] : memref<16xf32>
