@@ -462,7 +462,15 @@ def CheckBounds : Pass<"gpu-runner-check-bounds", "::mlir::gpu::GPUModuleOp"> {
 
     Memrefs whose layout is not strided, and vector loads and stores, are
     not checked.
+
+    With `mark-barriers` (racecheck), each gpu.barrier is followed by a call
+    of mgpuHostCheckBarrierAt with the thread's ids, so that the runtime
+    knows each thread's barrier interval.
   }];
+  let options = [
+    Option<"markBarriers", "mark-barriers", "bool", /*default=*/"false",
+           "Call mgpuHostCheckBarrierAt after each gpu.barrier">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",

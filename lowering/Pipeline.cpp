@@ -324,12 +324,18 @@ void buildHostPipeline(OpPassManager &pm, Backend backend,
     // not touch it, as it cannot on a GPU.
     if (memcheck)
       pm.addPass(createCheckHostAccesses());
+    // The kernels' accesses go through the runtime's checks, and under
+    // racecheck so do their barriers: the user's, before the warp execution
+    // regions become what runs them, whose lanes meet at the host's own
+    // points.
+    bool racecheck = options.checks.has(Check::Racecheck);
+    if (memcheck || racecheck || options.checks.has(Check::Initcheck))
+      pm.addNestedPass<gpu::GPUModuleOp>(
+          createCheckBounds(CheckBoundsOptions{/*markBarriers=*/racecheck}));
     // Reduce reductions to shuffles and barriers, then compile every
     // kernel into host functions.
     pm.addNestedPass<gpu::GPUModuleOp>(createLowerWarpExecute(
         LowerWarpExecuteOptions{/*subgroupSize=*/32, /*target=*/"host"}));
-    if (memcheck)
-      pm.addNestedPass<gpu::GPUModuleOp>(createCheckBounds());
     LowerGpuReductionsOptions reductions;
     reductions.sequentialLanes = true;
     pm.addNestedPass<gpu::GPUModuleOp>(createLowerGpuReductions(reductions));

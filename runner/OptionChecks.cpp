@@ -141,10 +141,6 @@ Error checkOptions(const RunnerOptions &options, Backend backend) {
     if (std::string problem = CheckSet().parse(name); !problem.empty())
       return reject("--check: " + problem);
   }
-  for (Check check : {Check::Racecheck, Check::Initcheck, Check::Synccheck})
-    if (options.getChecks().has(check))
-      return reject(Twine("--check=") + getCheckName(check) +
-                    " is not available yet: give memcheck or leakcheck");
   if (Error error = checkChecksOnBackend(options.getChecks(), backend))
     return error;
   if (!parseEntryResult(options.entryPointResult))

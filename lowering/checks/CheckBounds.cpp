@@ -16,9 +16,13 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace gpu_runner {
 #define GEN_PASS_DEF_CHECKBOUNDS
@@ -31,6 +35,8 @@ namespace gpu_runner {
 namespace {
 
 constexpr StringLiteral kCheckFunction = "mgpuHostCheckAccessAt";
+constexpr StringLiteral kBarrierFunction = "mgpuHostCheckBarrierAt";
+constexpr StringLiteral kUnseenWritesFunction = "mgpuHostCheckUnseenWritesAt";
 using MemoryKind = HostAccessMemory;
 
 class CheckBoundsPass : public impl::CheckBoundsBase<CheckBoundsPass> {
@@ -45,21 +51,196 @@ public:
       return signalPassFailure();
 
     SmallVector<Operation *> accesses;
+    // The functions with writes that the checks cannot follow.
+    DenseSet<Operation *> unseenWriters;
     module.walk([&](Operation *op) {
+      auto function = op->getParentOfType<FunctionOpInterface>();
+      if (!function)
+        return;
       if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp,
               memref::GenericAtomicRMWOp, gpu::SubgroupMmaLoadMatrixOp,
-              gpu::SubgroupMmaStoreMatrixOp>(op) &&
-          op->getParentOfType<FunctionOpInterface>() &&
-          op->getParentOfType<FunctionOpInterface>() != check)
+              gpu::SubgroupMmaStoreMatrixOp>(op) ||
+          getVectorAccess(op))
         accesses.push_back(op);
+      else if (writesUnseen(op, symbols))
+        unseenWriters.insert(function);
     });
+    // initcheck cannot follow those writes: for a kernel that makes them,
+    // the memory it was given counts as written.
+    if (!unseenWriters.empty())
+      markUnseenWrites(module, symbols, unseenWriters);
     DataLayout dataLayout = DataLayout::closest(module);
     LocStrings locStrings(module, symbols);
     for (Operation *op : accesses)
       instrument(op, check, locStrings, dataLayout);
+    if (markBarriers)
+      markBarrierIntervals(module, symbols);
   }
 
 private:
+  /// Whether `op`, not instrumented, may write memory that initcheck
+  /// follows: it writes a memref or pointer operand, or it is a call of a
+  /// function the module does not define, or inline assembly.
+  static bool writesUnseen(Operation *op, SymbolTable &symbols) {
+    if (isa<LLVM::InlineAsmOp>(op))
+      return true;
+    if (auto call = dyn_cast<CallOpInterface>(op)) {
+      auto callee =
+          dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+      if (!callee)
+        return true;
+      Operation *function = symbols.lookup(callee.getRootReference());
+      if (!function)
+        return true;
+      auto interface = dyn_cast<FunctionOpInterface>(function);
+      return interface && interface.isExternal() &&
+             !interface.getName().starts_with("mgpuHost");
+    }
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return false;
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    return llvm::any_of(instances, [](MemoryEffects::EffectInstance &effect) {
+      return isa<MemoryEffects::Write>(effect.getEffect()) &&
+             effect.getValue() &&
+             isa<BaseMemRefType, LLVM::LLVMPointerType>(
+                 effect.getValue().getType());
+    });
+  }
+
+  /// Whether `function`, or a function of the module it calls, is one of
+  /// `writers`.
+  static bool reachesWriter(Operation *function, SymbolTable &symbols,
+                            const DenseSet<Operation *> &writers,
+                            DenseSet<Operation *> &visited) {
+    if (!visited.insert(function).second)
+      return false;
+    if (writers.contains(function))
+      return true;
+    WalkResult result = function->walk([&](CallOpInterface call) {
+      auto callee =
+          dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+      Operation *target =
+          callee ? symbols.lookup(callee.getRootReference()) : nullptr;
+      if (target && reachesWriter(target, symbols, writers, visited))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return result.wasInterrupted();
+  }
+
+  /// At the entry of each kernel that makes writes the checks cannot follow
+  /// (itself or a function it calls), calls mgpuHostCheckUnseenWritesAt with
+  /// each memref argument's address and span (once with none when it has
+  /// no memref argument).
+  void markUnseenWrites(gpu::GPUModuleOp module, SymbolTable &symbols,
+                        const DenseSet<Operation *> &writers) {
+    MLIRContext *context = module.getContext();
+    Type index = IndexType::get(context);
+    auto type = FunctionType::get(context, SmallVector<Type>(8, index), {});
+    func::FuncOp marker = gpu_runner::getCheckFunction(
+        module, symbols, kUnseenWritesFunction, type, "--check=initcheck");
+    if (!marker)
+      return signalPassFailure();
+    DataLayout dataLayout = DataLayout::closest(module);
+    for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
+      DenseSet<Operation *> visited;
+      if (!kernel.isKernel() ||
+          !reachesWriter(kernel, symbols, writers, visited))
+        continue;
+      OpBuilder b = OpBuilder::atBlockBegin(&kernel.getBody().front());
+      Location loc = kernel.getLoc();
+      SmallVector<Value> ids;
+      for (gpu::Dimension dimension :
+           {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+        ids.push_back(gpu::ThreadIdOp::create(b, loc, dimension));
+      for (gpu::Dimension dimension :
+           {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+        ids.push_back(gpu::BlockIdOp::create(b, loc, dimension));
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      bool any = false;
+      for (BlockArgument argument : kernel.getArguments()) {
+        auto memrefType = dyn_cast<MemRefType>(argument.getType());
+        if (!memrefType || !memrefType.isStrided() ||
+            !memrefType.getElementType().isIntOrIndexOrFloat())
+          continue;
+        auto [address, span] =
+            getSpan(b, loc, argument, memrefType, dataLayout);
+        SmallVector<Value> args = {address, span};
+        args.append(ids);
+        func::CallOp::create(b, loc, marker, args);
+        any = true;
+      }
+      if (!any) {
+        SmallVector<Value> args = {zero, zero};
+        args.append(ids);
+        func::CallOp::create(b, loc, marker, args);
+      }
+    }
+  }
+
+  /// The address of a memref's first element and the bytes from it to its
+  /// last one (0 for an empty memref).
+  static std::pair<Value, Value> getSpan(OpBuilder &b, Location loc,
+                                         Value memref, MemRefType type,
+                                         const DataLayout &dataLayout) {
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    Value aligned =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+    Value elementBytes = arith::ConstantIndexOp::create(
+        b, loc,
+        static_cast<int64_t>(dataLayout.getTypeSize(type.getElementType())));
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value last = zero;
+    Value empty = arith::ConstantIntOp::create(b, loc, 0, 1);
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      Value size = metadata.getSizes()[d];
+      Value stride = metadata.getStrides()[d];
+      empty = arith::OrIOp::create(
+          b, loc, empty,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, size, zero));
+      Value reach = arith::MulIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, size, one), stride);
+      last = arith::AddIOp::create(b, loc, last, reach);
+    }
+    Value elements = arith::AddIOp::create(b, loc, last, one);
+    Value span = arith::SelectOp::create(
+        b, loc, empty, zero,
+        arith::MulIOp::create(b, loc, elements, elementBytes));
+    Value address = arith::AddIOp::create(
+        b, loc, aligned,
+        arith::MulIOp::create(b, loc, metadata.getOffset(), elementBytes));
+    return {address, span};
+  }
+
+  /// Calls mgpuHostCheckBarrierAt with the thread's ids after each
+  /// gpu.barrier of the module.
+  void markBarrierIntervals(gpu::GPUModuleOp module, SymbolTable &symbols) {
+    SmallVector<gpu::BarrierOp> barriers;
+    module.walk([&](gpu::BarrierOp barrier) { barriers.push_back(barrier); });
+    if (barriers.empty())
+      return;
+    Type index = IndexType::get(module.getContext());
+    auto type =
+        FunctionType::get(module.getContext(), {index, index, index}, {});
+    func::FuncOp marker = gpu_runner::getCheckFunction(
+        module, symbols, kBarrierFunction, type, "--check=racecheck");
+    if (!marker)
+      return signalPassFailure();
+    for (gpu::BarrierOp barrier : barriers) {
+      OpBuilder b(barrier->getContext());
+      b.setInsertionPointAfter(barrier);
+      Location loc = barrier.getLoc();
+      SmallVector<Value> ids;
+      for (gpu::Dimension dimension :
+           {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+        ids.push_back(gpu::ThreadIdOp::create(b, loc, dimension));
+      func::CallOp::create(b, loc, marker, ids);
+    }
+  }
+
   /// Declares the runtime check in the module, or finds its declaration.
   func::FuncOp getCheckFunction(gpu::GPUModuleOp module, SymbolTable &symbols) {
     MLIRContext *context = module.getContext();
@@ -78,6 +259,7 @@ private:
     Value memref;
     ValueRange indices;
     bool isStore = false;
+    bool isAtomic = isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op);
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       memref = load.getMemRef();
       indices = load.getIndices();
@@ -98,6 +280,13 @@ private:
       indices = load.getIndices();
     } else if (auto store = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op)) {
       memref = store.getDstMemref();
+      indices = store.getIndices();
+      isStore = true;
+    } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
+      memref = load.getBase();
+      indices = load.getIndices();
+    } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
+      memref = store.getBase();
       indices = store.getIndices();
       isStore = true;
     }
@@ -147,6 +336,10 @@ private:
         std::swap(rows, columns);
       extent = (rows - 1) * lead + columns;
     }
+    // A vector load or store reaches its elements from the indexed one on,
+    // in the memref's innermost dimension.
+    if (auto vector = getVectorAccess(op))
+      extent = vector.getNumElements();
     MemoryKind kind = getMemoryKind(memref);
     int64_t alignment = getRequiredAlignment(op, elementBytes, kind);
     Value bytes = arith::ConstantIndexOp::create(b, loc, elementBytes);
@@ -159,8 +352,9 @@ private:
         address,
         bytes,
         arith::ConstantIntOp::create(b, loc, alignment, 32),
-        arith::ConstantIntOp::create(b, loc,
-                                     int64_t(isStore) | int64_t(kind) << 1, 32),
+        arith::ConstantIntOp::create(
+            b, loc,
+            int64_t(isStore) | int64_t(kind) << 1 | int64_t(isAtomic) << 4, 32),
         badDimension,
         badIndex,
         badSize};
@@ -235,6 +429,26 @@ private:
     while (alignment < 16 && elementBytes % (alignment * 2) == 0)
       alignment *= 2;
     return alignment;
+  }
+
+  /// The vector type of a vector load or store of one dimension; null for
+  /// other ops (and for scalable vectors, whose size is not known here).
+  static VectorType getVectorAccess(Operation *op) {
+    VectorType type;
+    Value base;
+    if (auto load = dyn_cast<vector::LoadOp>(op)) {
+      type = load.getVectorType();
+      base = load.getBase();
+    } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
+      type = store.getVectorType();
+      base = store.getBase();
+    }
+    if (!type || type.isScalable() || type.getRank() != 1 ||
+        !cast<MemRefType>(base.getType())
+             .getElementType()
+             .isIntOrIndexOrFloat())
+      return VectorType();
+    return type;
   }
 
   /// The matrix type, leading dimension and transpose flag of a matrix

@@ -26,7 +26,7 @@ struct CheckState {
   std::atomic<uint8_t> enabled{0};
   std::atomic<uint64_t> counts[kAllChecks.size()] = {};
   std::mutex mutex;
-  /// The findings printed so far: check, loc, message.
+  /// The findings printed so far: check, loc, key.
   std::set<std::tuple<Check, std::string, std::string>> printed;
 };
 
@@ -78,15 +78,17 @@ bool isCheckEnabled(Check check) {
           static_cast<uint8_t>(check)) != 0;
 }
 
-void reportCheckError(Check check, const char *loc,
-                      const std::string &message) {
+void reportCheckError(Check check, const char *loc, const std::string &message,
+                      const std::string &key) {
   CheckState &checks = state();
-  checks.counts[indexOf(check)] += 1;
   {
     std::lock_guard<std::mutex> lock(checks.mutex);
-    if (!checks.printed.emplace(check, loc ? loc : "", message).second)
+    if (!checks.printed
+             .emplace(check, loc ? loc : "", key.empty() ? message : key)
+             .second)
       return;
   }
+  checks.counts[indexOf(check)] += 1;
   printDiagnosticAt(loc, severityOf(check).c_str(), message);
 }
 

@@ -8,9 +8,8 @@
 //
 // A finding after which a GPU would have stopped the program (an illegal
 // address) ends the run as any runtime error does; the others are printed
-// once each, the same finding again is counted but not printed, and the
-// program goes on. The run ends with a summary line on stderr, after the
-// last finding or with the error that ends it:
+// and counted once each, and the program goes on. The run ends with a summary
+// line on stderr, after the last finding or with the error that ends it:
 //
 //   checks (memcheck, leakcheck): 2 errors (memcheck 1, leakcheck 1)
 //
@@ -42,9 +41,12 @@ CheckSet getEnabledChecks();
 /// Whether `check` is on: a cheap read, for the runtime's hot paths.
 bool isCheckEnabled(Check check);
 
-/// Prints a finding of `check` at the op at `loc` once, and counts it; the
-/// program goes on.
-void reportCheckError(Check check, const char *loc, const std::string &message);
+/// Prints a finding of `check` at the op at `loc`, and counts it, unless it
+/// was found before; the program goes on. Findings at one op with the same
+/// `key` (by default the message) are the same finding: a hazard between
+/// two ops is reported once, for the first pair of threads that shows it.
+void reportCheckError(Check check, const char *loc, const std::string &message,
+                      const std::string &key = {});
 
 /// Reports a finding of `check` at `loc` that ends the run, with the
 /// summary, exit status 1.

@@ -59,14 +59,14 @@ void FiberBlock::barrier(HostKernelContext *context, const char *loc) {
   } else if (!sameLoc(loc, block.barrierLoc)) {
     // The message is made in a statement of its own: the fiber never
     // resumes, so temporaries of the suspending statement would leak.
-    block.fail(errorAt(block.barrierLoc, "gpu.barrier",
-                       "deadlock in " + block.where() + ": thread " +
-                           block.threadName(block.barrierFirst) +
-                           " waits at this barrier, but thread " +
-                           block.threadName(slot.linear) +
-                           " waits at another one, " + describeOp(loc) +
-                           "; all the threads of a block must "
-                           "wait at the same barrier"));
+    block.fail(syncErrorAt(block.barrierLoc, "gpu.barrier",
+                           "deadlock in " + block.where() + ": thread " +
+                               block.threadName(block.barrierFirst) +
+                               " waits at this barrier, but thread " +
+                               block.threadName(slot.linear) +
+                               " waits at another one, " + describeOp(loc) +
+                               "; all the threads of a block must "
+                               "wait at the same barrier"));
     block.stopFiber(slot);
   }
   ++block.barrierWaiters;
@@ -314,7 +314,7 @@ Status FiberBlock::deadlock() const {
       if (slot.state != ThreadState::AtShuffle &&
           slot.state != ThreadState::AtGather)
         continue;
-      return errorAt(
+      return syncErrorAt(
           barrierLoc, "gpu.barrier",
           "deadlock in " + where() + ": " + std::to_string(barrierWaiters) +
               " of " + std::to_string(threadCount) +
@@ -384,13 +384,13 @@ Status FiberBlock::deadlock() const {
     else
       what = std::string(several ? " wait at " : " waits at ") +
              describeOp(slot.loc);
-    return errorAt(loc, op,
-                   "deadlock in " + where() + ": " + needs + ", but " +
-                       laneRange(base + lane, base + last) + what);
+    return syncErrorAt(loc, op,
+                       "deadlock in " + where() + ": " + needs + ", but " +
+                           laneRange(base + lane, base + last) + what);
   }
-  return errorAt(loc, op,
-                 "deadlock in " + where() + ": " + needs +
-                     ", and they wait at it");
+  return syncErrorAt(loc, op,
+                     "deadlock in " + where() + ": " + needs +
+                         ", and they wait at it");
 }
 
 std::string formatAssertionFailures(std::vector<AssertionFailure> failures,

@@ -11,6 +11,7 @@
 #ifndef GPU_RUNNER_WRAPPERS_HOST_FIBERSLOT_H
 #define GPU_RUNNER_WRAPPERS_HOST_FIBERSLOT_H
 
+#include "wrappers/common/CheckReports.h"
 #include "wrappers/host/Fibers.h"
 
 #include <boost/context/fiber.hpp>
@@ -42,6 +43,16 @@ inline bool sameLoc(const char *a, const char *b) {
 /// A Status at the op `loc`, or at `op` alone when the loc is missing.
 inline Status errorAt(const char *loc, const char *op, std::string message) {
   return Status::errorAt(loc && *loc ? loc : op, std::move(message));
+}
+
+/// The same for a deadlock at a barrier, shuffle or matrix op: under
+/// --check=synccheck, synccheck's finding (CheckReports.h).
+inline Status syncErrorAt(const char *loc, const char *op,
+                          std::string message) {
+  std::string where = loc && *loc ? loc : op;
+  if (isCheckEnabled(Check::Synccheck))
+    where.insert(0, "synccheck: ");
+  return Status::errorAt(std::move(where), std::move(message));
 }
 
 } // namespace fibers

@@ -10,6 +10,7 @@
 #include "wrappers/host/HostCopies.h"
 
 #include <cstring>
+#include <functional>
 
 namespace gpu_runner {
 
@@ -174,6 +175,42 @@ void runStridedFill(const StridedFillPlan &plan, uint64_t value) {
                     [&](int64_t dstOffset, int64_t) {
                       fillRuns(dst + dstOffset, innerSize, innerStride, value,
                                plan.elementSizeBytes, plan.runElements);
+                    });
+}
+
+void forEachCopyRun(
+    const StridedCopyPlan &plan,
+    const std::function<void(char *, const char *, uint64_t)> &body) {
+  if (plan.runBytes == 0)
+    return;
+  if (plan.sizes.empty())
+    return body(plan.dst, plan.src, plan.runBytes);
+  int64_t innerSize = plan.sizes.back();
+  int64_t innerDstStride = plan.dstStrides.back();
+  int64_t innerSrcStride = plan.srcStrides.back();
+  forEachOuterIndex(plan.sizes, plan.dstStrides, &plan.srcStrides,
+                    [&](int64_t dstOffset, int64_t srcOffset) {
+                      for (int64_t i = 0; i < innerSize; ++i)
+                        body(plan.dst + dstOffset + i * innerDstStride,
+                             plan.src + srcOffset + i * innerSrcStride,
+                             plan.runBytes);
+                    });
+}
+
+void forEachFillRun(const StridedFillPlan &plan,
+                    const std::function<void(char *, uint64_t)> &body) {
+  uint64_t runBytes =
+      plan.runElements * static_cast<uint64_t>(plan.elementSizeBytes);
+  if (runBytes == 0)
+    return;
+  if (plan.sizes.empty())
+    return body(plan.dst, runBytes);
+  int64_t innerSize = plan.sizes.back();
+  int64_t innerStride = plan.strides.back();
+  forEachOuterIndex(plan.sizes, plan.strides, nullptr,
+                    [&](int64_t dstOffset, int64_t) {
+                      for (int64_t i = 0; i < innerSize; ++i)
+                        body(plan.dst + dstOffset + i * innerStride, runBytes);
                     });
 }
 

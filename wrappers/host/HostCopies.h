@@ -12,6 +12,7 @@
 #include "wrappers/common/StridedCopy.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace gpu_runner {
 
@@ -24,6 +25,17 @@ void runStridedFill(const StridedFillPlan &plan, uint64_t value);
 
 /// Copies `bytes` contiguous bytes: memcpy, or memmove when the ranges
 /// overlap (which would make memcpy undefined).
+/// Calls `body(dst, src, bytes)` for each contiguous run the plan copies,
+/// in order, without copying: for the checks that look at what a copy
+/// reads and writes (initcheck).
+void forEachCopyRun(
+    const StridedCopyPlan &plan,
+    const std::function<void(char *, const char *, uint64_t)> &body);
+
+/// The same for the runs a fill writes: `body(dst, bytes)`.
+void forEachFillRun(const StridedFillPlan &plan,
+                    const std::function<void(char *, uint64_t)> &body);
+
 void copyBytes(void *dst, const void *src, uint64_t bytes);
 
 /// Fills `count` contiguous elements of `elementSizeBytes` (1, 2, 4 or 8)

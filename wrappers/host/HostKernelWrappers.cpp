@@ -16,6 +16,7 @@
 #include "wrappers/host/Fibers.h"
 #include "wrappers/host/HostKernels.h"
 #include "wrappers/host/HostRuntime.h"
+#include "wrappers/host/WorkgroupChecks.h"
 
 #include <vector>
 
@@ -66,21 +67,32 @@ std::string describeThread(int64_t threadX, int64_t threadY, int64_t threadZ,
          formatIds(block) + ", thread " + formatIds(thread);
 }
 
-/// What is wrong with a kernel's access (mgpuHostCheckAccessAt), as
+/// A kernel's access, as mgpuHostCheckAccessAt describes it.
+struct KernelAccess {
+  const char *address;
+  int64_t bytes;
+  bool isStore;
+  bool isAtomic;
+  HostAccessMemory memory;
+  const char *what() const { return isStore ? "store" : "load"; }
+};
+
+/// memcheck: what is wrong with the access's indices or alignment, as
 /// "<what>: <why>", or an empty string.
-std::string findBadAccess(const void *address, int64_t bytes, int32_t alignment,
-                          int32_t flags, int32_t badDimension, int64_t badIndex,
-                          int64_t badSize) {
-  const char *what = (flags & 1) ? "store" : "load";
+std::string findBadIndexOrAlignment(const KernelAccess &access,
+                                    int32_t alignment, int32_t badDimension,
+                                    int64_t badIndex, int64_t badSize) {
+  const char *what = access.what();
   if (badDimension >= 0)
     return std::string("out-of-bounds ") + what + ": index " +
            std::to_string(badIndex) + " of dimension " +
            std::to_string(badDimension) + " is outside [0, " +
            std::to_string(badSize) + "), the memref's size there";
-  auto offset = reinterpret_cast<uintptr_t>(address) % uintptr_t(alignment);
+  auto offset =
+      reinterpret_cast<uintptr_t>(access.address) % uintptr_t(alignment);
   if (alignment > 1 && offset != 0)
     return std::string("misaligned ") + what + ": address " +
-           formatPointer(address) + " is " + std::to_string(offset) +
+           formatPointer(access.address) + " is " + std::to_string(offset) +
            " bytes past a multiple of " + std::to_string(alignment) +
            (alignment == 32
                 ? ", which a warp matrix's first element must be at in "
@@ -91,44 +103,81 @@ std::string findBadAccess(const void *address, int64_t bytes, int32_t alignment,
                       " bytes (PTX ISA, ld and st: the address must be "
                       "naturally aligned); a GPU fails with a misaligned "
                       "address");
-  auto memory = static_cast<HostAccessMemory>((flags >> 1) & 7);
-  if (memory != HostAccessMemory::Global && memory != HostAccessMemory::Unknown)
-    return std::string();
-  // A kernel's accesses fall in the few allocations it was given: while no
-  // allocation was freed since, those that its thread found live lately
-  // need no lock.
+  return std::string();
+}
+
+/// The live device allocation the access lies in: one of the last few the
+/// calling thread found (while no allocation was freed since, they need no
+/// lock), else from the allocation table. Null for memory outside the
+/// device arena, and for an access there that is not fine, which `problem`
+/// then describes as "invalid <what>: <why>".
+const DeviceMemory::AccessRange *findDeviceRange(const KernelAccess &access,
+                                                 std::string &problem) {
   constexpr size_t kKeptRanges = 4;
   thread_local DeviceMemory::AccessRange ranges[kKeptRanges];
   thread_local size_t nextRange = 0;
-  HostRuntime &host = runtime();
-  auto begin = reinterpret_cast<uintptr_t>(address);
-  uint64_t lifeChanges = host.memory().getLifeChanges();
+  DeviceMemory &memory = runtime().memory();
+  auto begin = reinterpret_cast<uintptr_t>(access.address);
+  auto bytes = static_cast<uint64_t>(access.bytes);
+  uint64_t lifeChanges = memory.getLifeChanges();
   for (const DeviceMemory::AccessRange &range : ranges)
     if (begin >= range.begin && begin < range.end &&
-        uint64_t(bytes) <= range.end - begin &&
-        range.lifeChanges == lifeChanges)
-      return std::string();
-  if (host.memory().isDeviceMemory(address)) {
-    DeviceMemory::AccessRange &range = ranges[nextRange];
-    nextRange = (nextRange + 1) % kKeptRanges;
-    Status status = host.memory().checkAccess(
-        address, static_cast<uint64_t>(bytes), what, range);
-    return status.ok()
-               ? std::string()
-               : std::string("invalid ") + what + ": " + status.message();
+        bytes <= range.end - begin && range.lifeChanges == lifeChanges)
+      return &range;
+  if (!memory.isDeviceMemory(access.address))
+    return nullptr;
+  DeviceMemory::AccessRange &range = ranges[nextRange];
+  nextRange = (nextRange + 1) % kKeptRanges;
+  Status status =
+      memory.checkAccess(access.address, bytes, access.what(), range);
+  if (!status.ok()) {
+    problem = std::string("invalid ") + access.what() + ": " + status.message();
+    return nullptr;
   }
-  if (memory == HostAccessMemory::Unknown ||
-      host.registry().contains(address, static_cast<uint64_t>(bytes)))
+  return &range;
+}
+
+/// memcheck: a kernel argument outside device memory, which must be
+/// registered host memory; an empty string when it is.
+std::string findUnreachableHostMemory(const KernelAccess &access) {
+  if (runtime().registry().contains(access.address,
+                                    static_cast<uint64_t>(access.bytes)))
     return std::string();
-  return std::string("invalid ") + what + ": " + formatPointer(address) +
-         " is host memory" +
-         (isInProgramHeap(address)
+  return std::string("invalid ") + access.what() + ": " +
+         formatPointer(access.address) + " is host memory" +
+         (isInProgramHeap(access.address)
               ? " (the program's heap: memref.alloc or malloc)"
               : "") +
          ", given to the kernel as an argument; a GPU reaches only device "
          "memory (gpu.alloc), host_shared memory and host memory registered "
          "with gpu.host_register, and faults on any other address (an "
          "illegal address): copy the data to device memory with gpu.memcpy";
+}
+
+/// initcheck of device memory: a load of bytes nothing wrote is reported;
+/// a store marks its bytes written.
+template <typename DescribeThread>
+void checkDeviceInit(const KernelAccess &access,
+                     const DeviceMemory::AccessRange &range,
+                     const DescribeThread &where, const char *loc) {
+  uint64_t offset = reinterpret_cast<uintptr_t>(access.address) - range.begin;
+  auto bytes = static_cast<uint64_t>(access.bytes);
+  if (!access.isStore || access.isAtomic) {
+    uint64_t first =
+        DeviceMemory::findUnwritten(range.writtenBits, offset, bytes);
+    if (first != offset + bytes) {
+      std::string allocation = runtime().memory().describe(access.address);
+      reportCheckError(
+          Check::Initcheck, loc,
+          std::string("uninitialized ") + access.what() + " in " + where() +
+              ": byte " + std::to_string(first) + " of " + allocation +
+              " was never written (no gpu.memset, gpu.memcpy or store since "
+              "gpu.alloc); a GPU's new memory holds whatever was there",
+          allocation);
+    }
+  }
+  if (access.isStore)
+    DeviceMemory::setWritten(range.writtenBits, offset, bytes);
 }
 
 /// The bytes in [begin, end) that do not hold the private memory margins'
@@ -296,16 +345,81 @@ void mgpuHostCheckAccessAt(intptr_t address, int64_t bytes, int32_t alignment,
                            int64_t badIndex, int64_t badSize, int64_t threadX,
                            int64_t threadY, int64_t threadZ, int64_t blockX,
                            int64_t blockY, int64_t blockZ, intptr_t loc) {
-  std::string problem =
-      findBadAccess(reinterpret_cast<const void *>(address), bytes, alignment,
-                    flags, badDimension, badIndex, badSize);
-  if (problem.empty())
+  KernelAccess access{reinterpret_cast<const char *>(address), bytes,
+                      (flags & 1) != 0, (flags & 16) != 0,
+                      static_cast<HostAccessMemory>((flags >> 1) & 7)};
+  const char *locString = reinterpret_cast<const char *>(loc);
+  auto where = [&] {
+    return describeThread(threadX, threadY, threadZ, blockX, blockY, blockZ);
+  };
+  auto fail = [&](std::string problem) {
+    reportFatalCheckError(Check::Memcheck, locString,
+                          problem.insert(problem.find(':'), " in " + where()));
+  };
+  bool memcheck = isCheckEnabled(Check::Memcheck);
+  if (memcheck) {
+    if (std::string problem = findBadIndexOrAlignment(
+            access, alignment, badDimension, badIndex, badSize);
+        !problem.empty())
+      fail(std::move(problem));
+  } else if (badDimension >= 0) {
+    return; // outside its memref: nothing the other checks can tell
+  }
+
+  bool global = access.memory == HostAccessMemory::Global;
+  bool unknown = access.memory == HostAccessMemory::Unknown;
+  if (global || unknown) {
+    std::string problem;
+    const DeviceMemory::AccessRange *range = findDeviceRange(access, problem);
+    if (!problem.empty()) {
+      if (memcheck)
+        fail(std::move(problem));
+      return;
+    }
+    if (!range && global && memcheck)
+      if (std::string host = findUnreachableHostMemory(access); !host.empty())
+        fail(std::move(host));
+    if (range && range->writtenBits)
+      checkDeviceInit(access, *range, where, locString);
+  }
+  if (global)
     return;
-  reportFatalCheckError(
-      Check::Memcheck, reinterpret_cast<const char *>(loc),
-      problem.insert(problem.find(':'),
-                     " in " + describeThread(threadX, threadY, threadZ, blockX,
-                                             blockY, blockZ)));
+  WorkgroupShadow *shadow = WorkgroupShadow::current();
+  if (!shadow)
+    return;
+  int64_t thread[3] = {threadX, threadY, threadZ};
+  WorkgroupShadow::Finding finding =
+      shadow->access(access.address, bytes, access.isStore, access.isAtomic,
+                     thread, locString);
+  if (finding.detail.empty())
+    return;
+  int64_t block[3] = {blockX, blockY, blockZ};
+  const char *kernel = runningKernel().name;
+  reportCheckError(
+      finding.race ? Check::Racecheck : Check::Initcheck, locString,
+      finding.what + " in kernel '" + (kernel ? kernel : "(unknown)") +
+          "', block " + formatIds(block) + ": " + finding.detail,
+      finding.what + (finding.otherLoc ? finding.otherLoc : ""));
+}
+
+void mgpuHostCheckUnseenWritesAt(intptr_t address, int64_t bytes,
+                                 int64_t threadX, int64_t threadY,
+                                 int64_t threadZ, int64_t blockX,
+                                 int64_t blockY, int64_t blockZ) {
+  if (threadX != 0 || threadY != 0 || threadZ != 0)
+    return;
+  if (WorkgroupShadow *shadow = WorkgroupShadow::current())
+    shadow->stopInitcheck();
+  if (blockX == 0 && blockY == 0 && blockZ == 0 && bytes > 0)
+    runtime().memory().markWritten(reinterpret_cast<const void *>(address),
+                                   static_cast<uint64_t>(bytes));
+}
+
+void mgpuHostCheckBarrierAt(int64_t threadX, int64_t threadY, int64_t threadZ) {
+  if (WorkgroupShadow *shadow = WorkgroupShadow::current()) {
+    int64_t thread[3] = {threadX, threadY, threadZ};
+    shadow->passBarrier(thread);
+  }
 }
 
 void mgpuHostCheckHostAccessAt(intptr_t address, int32_t access, intptr_t loc) {

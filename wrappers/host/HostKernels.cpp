@@ -11,6 +11,7 @@
 
 #include "wrappers/host/HostKernels.h"
 
+#include "wrappers/common/CheckReports.h"
 #include "wrappers/common/FaultHandler.h"
 
 #include <algorithm>
@@ -197,6 +198,20 @@ Status BlockRunner::run(const KernelLaunch &launch, void *args,
   record.workgroupBytes = workgroup.size();
   record.workgroupReservedBegin = workgroup.reservedBegin();
   record.workgroupReservedEnd = workgroup.reservedEnd();
+  // racecheck and initcheck see the block's accesses of workgroup memory
+  // through the shadow, for as long as the block runs.
+  struct ShadowScope {
+    explicit ShadowScope(WorkgroupShadow *shadow) {
+      WorkgroupShadow::setCurrent(shadow);
+    }
+    ~ShadowScope() { WorkgroupShadow::setCurrent(nullptr); }
+  };
+  bool races = isCheckEnabled(Check::Racecheck);
+  bool init = isCheckEnabled(Check::Initcheck);
+  if (races || init)
+    shadow.beginBlock(workgroup.data(), workgroup.size(), launch.block, races,
+                      init);
+  ShadowScope shadowScope(races || init ? &shadow : nullptr);
   assertionLines.clear();
   const std::vector<AssertionFailure> *failures = &loopFailures;
   loopFailures.clear();

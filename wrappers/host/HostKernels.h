@@ -18,6 +18,7 @@
 #include "wrappers/HostKernelAbi.h"
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/host/Fibers.h"
+#include "wrappers/host/WorkgroupChecks.h"
 #include "wrappers/host/WorkgroupMemory.h"
 
 #include <condition_variable>
@@ -127,6 +128,8 @@ private:
   std::vector<AssertionFailure> loopFailures;
   std::string assertionLines;
   WorkgroupMemory workgroup;
+  /// racecheck and initcheck's view of `workgroup`.
+  WorkgroupShadow shadow;
 };
 
 /// A GPU thread failed an assertion: the grid the calling OS thread runs

@@ -9,6 +9,8 @@
 
 #include "wrappers/host/HostMemory.h"
 
+#include "wrappers/common/CheckReports.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -139,6 +141,8 @@ Status DeviceMemory::allocate(uint64_t bytes, bool hostShared, const char *loc,
   record.hostShared = hostShared;
   record.freed = false;
   record.allocLoc = loc ? loc : "";
+  if (isCheckEnabled(Check::Initcheck))
+    record.writtenBits = std::make_unique<uint8_t[]>((bytes + 7) / 8);
   records.emplace(base, std::move(record));
   result = reinterpret_cast<void *>(base);
   return Status();
@@ -318,6 +322,7 @@ Status DeviceMemory::checkRangeLocked(const void *ptr, uint64_t bytes,
     range->begin = it->first;
     range->end = it->first + record.size;
     range->lifeChanges = lifeChanges.load(std::memory_order_acquire);
+    range->writtenBits = record.writtenBits.get();
   }
   return Status();
 }
@@ -353,6 +358,74 @@ std::string DeviceMemory::describeHostAccess(const void *ptr) const {
   if (record.freed)
     text += ", freed by " + describeOp(record.freeLoc);
   return text;
+}
+
+// NOLINTNEXTLINE(readability-non-const-parameter): written by __atomic_*.
+void DeviceMemory::setWritten(uint8_t *bits, uint64_t offset, uint64_t count) {
+  uint64_t bit = offset, end = offset + count;
+  // Whole bytes of the bitmap at once: a memset of megabytes marks them.
+  for (; bit < end && bit % 8 != 0; ++bit)
+    __atomic_fetch_or(&bits[bit / 8], uint8_t(1u << (bit % 8)),
+                      __ATOMIC_RELAXED);
+  for (; bit + 8 <= end; bit += 8)
+    __atomic_store_n(&bits[bit / 8], uint8_t(0xff), __ATOMIC_RELAXED);
+  for (; bit < end; ++bit)
+    __atomic_fetch_or(&bits[bit / 8], uint8_t(1u << (bit % 8)),
+                      __ATOMIC_RELAXED);
+}
+
+uint64_t DeviceMemory::findUnwritten(const uint8_t *bits, uint64_t offset,
+                                     uint64_t count) {
+  uint64_t end = offset + count;
+  for (uint64_t bit = offset; bit < end;) {
+    uint8_t byte = __atomic_load_n(&bits[bit / 8], __ATOMIC_RELAXED);
+    if (bit % 8 == 0 && bit + 8 <= end && byte == 0xff) {
+      bit += 8;
+      continue;
+    }
+    if (!(byte & (1u << (bit % 8))))
+      return bit;
+    ++bit;
+  }
+  return end;
+}
+
+void DeviceMemory::markWritten(const void *ptr, uint64_t bytes) {
+  if (bytes == 0 || !isDeviceMemory(ptr))
+    return;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = findRecord(reinterpret_cast<uintptr_t>(ptr));
+  if (it == records.end() || !it->second.writtenBits)
+    return;
+  uint64_t offset = reinterpret_cast<uintptr_t>(ptr) - it->first;
+  if (offset >= it->second.size)
+    return;
+  setWritten(it->second.writtenBits.get(), offset,
+             std::min(bytes, it->second.size - offset));
+}
+
+std::string DeviceMemory::describeUnwritten(const void *ptr,
+                                            uint64_t bytes) const {
+  if (bytes == 0 || !isDeviceMemory(ptr))
+    return "";
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = findRecord(reinterpret_cast<uintptr_t>(ptr));
+  if (it == records.end() || !it->second.writtenBits)
+    return "";
+  const Record &record = it->second;
+  uint64_t offset = reinterpret_cast<uintptr_t>(ptr) - it->first;
+  if (offset >= record.size)
+    return "";
+  uint64_t end = std::min(record.size, offset + bytes);
+  uint64_t first =
+      findUnwritten(record.writtenBits.get(), offset, end - offset);
+  if (first == end)
+    return "";
+  uint64_t last = first;
+  while (last < end && findUnwritten(record.writtenBits.get(), last, 1) == last)
+    ++last;
+  return "bytes [" + std::to_string(first) + ", " + std::to_string(last) +
+         ") of " + describeAllocation(record.size, record.allocLoc);
 }
 
 std::vector<DeviceMemory::Leak> DeviceMemory::liveAllocations() const {

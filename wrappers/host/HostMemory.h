@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -105,6 +106,9 @@ public:
     uintptr_t begin = 0;
     uintptr_t end = 0;
     uint64_t lifeChanges = UINT64_MAX;
+    /// initcheck: the allocation's written bytes, one bit a byte (see
+    /// setWritten), or null when initcheck is off.
+    uint8_t *writtenBits = nullptr;
   };
   /// checkAccess, which also gives the allocation's range when the access
   /// is in device memory and fine.
@@ -113,6 +117,23 @@ public:
   uint64_t getLifeChanges() const {
     return lifeChanges.load(std::memory_order_acquire);
   }
+
+  /// initcheck (on when the allocation was made): marks [ptr, ptr + bytes)
+  /// written, as a gpu.memset or the destination of a gpu.memcpy; nothing
+  /// for host memory.
+  void markWritten(const void *ptr, uint64_t bytes);
+  /// initcheck: the first bytes of [ptr, ptr + bytes) that nothing wrote
+  /// since gpu.alloc, as "bytes [8, 16) of the 64-byte allocation made by
+  /// gpu.alloc at f.mlir:3:5", or an empty string (host memory, or all
+  /// written).
+  std::string describeUnwritten(const void *ptr, uint64_t bytes) const;
+  /// Marks bits [offset, offset + count) of a written-bytes bitmap, which
+  /// threads may do at once.
+  static void setWritten(uint8_t *bits, uint64_t offset, uint64_t count);
+  /// The first of bits [offset, offset + count) that is not set, or
+  /// offset + count when all are.
+  static uint64_t findUnwritten(const uint8_t *bits, uint64_t offset,
+                                uint64_t count);
 
   /// Whether `ptr` is in the arena (a live, freed or never-used part of it).
   bool isDeviceMemory(const void *ptr) const;
@@ -151,6 +172,8 @@ private:
     bool released = false; // in stream order: its free has run
     std::string allocLoc;
     std::string freeLoc;
+    /// initcheck: one bit a byte, set once the byte was written.
+    std::unique_ptr<uint8_t[]> writtenBits;
   };
 
   Status checkRange(const void *ptr, uint64_t bytes, const char *what,

@@ -8,6 +8,7 @@
 
 #include "wrappers/host/HostRuntime.h"
 
+#include "wrappers/common/CheckReports.h"
 #include "wrappers/common/FaultHandler.h"
 #include "wrappers/common/StridedCopy.h"
 #include "wrappers/host/HostCopies.h"
@@ -118,9 +119,15 @@ Status HostRuntime::memcpy(void *dst, const void *src, uint64_t bytes,
     GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
     return checked;
   }
+  // initcheck looks at what the copy reads when it runs, in the order of
+  // the streams, as the kernels' stores mark what they write.
+  bool initcheck = isCheckEnabled(Check::Initcheck);
   return streamManager.enqueue(
       stream,
-      [dst, src, bytes]() {
+      [this, dst, src, bytes, loc, initcheck]() {
+        if (initcheck)
+          checkCopiedBytes(static_cast<char *>(dst),
+                           static_cast<const char *>(src), bytes, loc);
         copyBytes(dst, src, bytes);
         return Status();
       },
@@ -142,6 +149,17 @@ Status HostRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
     GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
     return checked;
   }
+  if (isCheckEnabled(Check::Initcheck))
+    return streamManager.enqueue(
+        stream,
+        [this, plan = std::move(plan), loc]() {
+          forEachCopyRun(plan, [&](char *dst, const char *src, uint64_t bytes) {
+            checkCopiedBytes(dst, src, bytes, loc);
+          });
+          runStridedCopy(plan);
+          return Status();
+        },
+        loc);
   if (plan.sizes.empty()) // one run, what runStridedCopy would copy
     return streamManager.enqueue(
         stream,
@@ -159,6 +177,20 @@ Status HostRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
       loc);
 }
 
+void HostRuntime::checkCopiedBytes(char *dst, const char *src, uint64_t bytes,
+                                   const char *loc) {
+  std::string unwritten = deviceMemory.describeUnwritten(src, bytes);
+  if (!unwritten.empty())
+    reportCheckError(
+        Check::Initcheck, loc,
+        "the copy reads device memory that nothing wrote: " + unwritten +
+            " (no gpu.memset, gpu.memcpy or kernel store since "
+            "gpu.alloc; a GPU's new memory holds whatever was "
+            "there)",
+        "copy");
+  deviceMemory.markWritten(dst, bytes);
+}
+
 Status HostRuntime::memset(void *dst, uint64_t value, int64_t elementSizeBytes,
                            uint64_t count, void *stream, const char *loc) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
@@ -171,9 +203,12 @@ Status HostRuntime::memset(void *dst, uint64_t value, int64_t elementSizeBytes,
                          " bytes are more bytes than 64 bits can count");
   GPU_RUNNER_RETURN_IF_ERROR(
       deviceMemory.checkRange(dst, bytes, "destination"));
+  bool initcheck = isCheckEnabled(Check::Initcheck);
   return streamManager.enqueue(
       stream,
-      [dst, value, elementSizeBytes, count]() {
+      [this, dst, value, elementSizeBytes, count, bytes, initcheck]() {
+        if (initcheck)
+          deviceMemory.markWritten(dst, bytes);
         fillElements(dst, value, elementSizeBytes, count);
         return Status();
       },
@@ -189,9 +224,14 @@ Status HostRuntime::memsetStrided(int64_t rank, void *descriptor,
       planStridedFill(rank, descriptor, elementSizeBytes, plan));
   GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
       plan.range.begin, plan.range.bytes, "destination"));
+  bool initcheck = isCheckEnabled(Check::Initcheck);
   return streamManager.enqueue(
       stream,
-      [plan = std::move(plan), value]() {
+      [this, plan = std::move(plan), value, initcheck]() {
+        if (initcheck)
+          forEachFillRun(plan, [&](char *dst, uint64_t bytes) {
+            deviceMemory.markWritten(dst, bytes);
+          });
         runStridedFill(plan, value);
         return Status();
       },

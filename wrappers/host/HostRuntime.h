@@ -68,6 +68,11 @@ public:
   KernelExecutor &kernels() { return kernelExecutor; }
 
 private:
+  /// initcheck, for a run of a copy as it is enqueued: reports the bytes of
+  /// `src` that nothing wrote, and marks `dst` written.
+  void checkCopiedBytes(char *dst, const char *src, uint64_t bytes,
+                        const char *loc);
+
   // Declared in this order so that the streams, whose tasks use the memory
   // and the kernel executor, are shut down before those go.
   DeviceMemory deviceMemory;

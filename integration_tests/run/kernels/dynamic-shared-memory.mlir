@@ -21,7 +21,11 @@ module attributes {gpu.container_module} {
       // The dynamic part is as large as the launch asked.
       %bytes = memref.dim %raw, %c0 : memref<?xi8, #gpu.address_space<workgroup>>
       %bytes32 = arith.index_cast %bytes : index to i32
-      memref.store %bytes32, %flag[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+      // One thread writes it: all of them writing it at once would race.
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {
+        memref.store %bytes32, %flag[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+      }
       gpu.barrier
       %last = arith.subi %size, %c1 : index
       %j = arith.subi %last, %tid : index

@@ -39,8 +39,7 @@ TEST_CASE("a --check value is a list of checks, or all", "[checks]") {
   CHECK(CheckSet().parse("Memcheck").rfind("'Memcheck' is not", 0) == 0);
 }
 
-TEST_CASE("a finding is printed once, counted each time, and summed up at "
-          "the end",
+TEST_CASE("a finding is printed and counted once, and summed up at the end",
           "[checks]") {
   ChildResult result = runInChild([] {
     setEnabledChecks(CheckSet::all());
@@ -49,6 +48,11 @@ TEST_CASE("a finding is printed once, counted each time, and summed up at "
     reportCheckError(Check::Initcheck, "memref.load@k.mlir:4:5", "unset");
     std::printf("still running\n");
     std::fflush(stdout);
+    // Another pair of threads at the same ops: the same hazard.
+    reportCheckError(Check::Racecheck, "memref.store@k.mlir:3:5", "other",
+                     "key");
+    reportCheckError(Check::Racecheck, "memref.store@k.mlir:3:5", "again",
+                     "key");
     std::exit(finishChecks() == 3 ? 0 : 2);
   });
   CHECK(result.exitStatus == 0);
@@ -56,6 +60,7 @@ TEST_CASE("a finding is printed once, counted each time, and summed up at "
   CHECK(result.err ==
         "k.mlir:3:5: error: racecheck: memref.store: hazard\n"
         "k.mlir:4:5: error: initcheck: memref.load: unset\n"
+        "k.mlir:3:5: error: racecheck: memref.store: other\n"
         "--check=memcheck,racecheck,initcheck,synccheck,leakcheck: 3 errors "
         "(racecheck 2, initcheck 1)\n");
 }

@@ -454,3 +454,18 @@ TEST_CASE("a copy's check reports the source first, then the destination, "
                 "allocation made by gpu.alloc at a.mlir:3:7, which was freed "
                 "by gpu.dealloc at a.mlir:9:3");
 }
+
+TEST_CASE("a written-bytes bitmap marks and finds runs of any alignment",
+          "[memory][initcheck]") {
+  uint8_t bits[8] = {};
+  DeviceMemory::setWritten(bits, 3, 30); // bits 3 to 32
+  CHECK(DeviceMemory::findUnwritten(bits, 0, 40) == 0);
+  CHECK(DeviceMemory::findUnwritten(bits, 3, 30) == 33);
+  CHECK(DeviceMemory::findUnwritten(bits, 8, 16) == 24); // whole bytes
+  CHECK(DeviceMemory::findUnwritten(bits, 30, 10) == 33);
+  CHECK(bits[0] == 0xf8);
+  CHECK(bits[1] == 0xff);
+  CHECK(bits[4] == 0x01);
+  DeviceMemory::setWritten(bits, 0, 64);
+  CHECK(DeviceMemory::findUnwritten(bits, 0, 64) == 64);
+}
