@@ -78,6 +78,19 @@ public:
   }
 
 private:
+  /// Appends the thread's ids (x, y, z) and, `withBlock`, its block's.
+  static void appendIds(OpBuilder &b, Location loc, SmallVectorImpl<Value> &ids,
+                        bool withBlock) {
+    for (gpu::Dimension dimension :
+         {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+      ids.push_back(gpu::ThreadIdOp::create(b, loc, dimension));
+    if (!withBlock)
+      return;
+    for (gpu::Dimension dimension :
+         {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+      ids.push_back(gpu::BlockIdOp::create(b, loc, dimension));
+  }
+
   /// Whether `op`, not instrumented, may write memory that initcheck
   /// follows: it writes a memref or pointer operand, or it is a call of a
   /// function the module does not define, or inline assembly.
@@ -152,12 +165,7 @@ private:
       OpBuilder b = OpBuilder::atBlockBegin(&kernel.getBody().front());
       Location loc = kernel.getLoc();
       SmallVector<Value> ids;
-      for (gpu::Dimension dimension :
-           {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
-        ids.push_back(gpu::ThreadIdOp::create(b, loc, dimension));
-      for (gpu::Dimension dimension :
-           {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
-        ids.push_back(gpu::BlockIdOp::create(b, loc, dimension));
+      appendIds(b, loc, ids, /*withBlock=*/true);
       Value zero = arith::ConstantIndexOp::create(b, loc, 0);
       bool any = false;
       for (BlockArgument argument : kernel.getArguments()) {
@@ -234,9 +242,7 @@ private:
       b.setInsertionPointAfter(barrier);
       Location loc = barrier.getLoc();
       SmallVector<Value> ids;
-      for (gpu::Dimension dimension :
-           {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
-        ids.push_back(gpu::ThreadIdOp::create(b, loc, dimension));
+      appendIds(b, loc, ids, /*withBlock=*/false);
       func::CallOp::create(b, loc, marker, ids);
     }
   }
@@ -358,12 +364,7 @@ private:
         badDimension,
         badIndex,
         badSize};
-    for (gpu::Dimension dimension :
-         {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
-      args.push_back(gpu::ThreadIdOp::create(b, loc, dimension));
-    for (gpu::Dimension dimension :
-         {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
-      args.push_back(gpu::BlockIdOp::create(b, loc, dimension));
+    appendIds(b, loc, args, /*withBlock=*/true);
     args.push_back(locStrings.get(b, loc, getRuntimeLocation(op)));
     func::CallOp::create(b, loc, check, args);
   }
