@@ -18,6 +18,7 @@
 #include "unittests/wrappers/TestSupport.h"
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -98,7 +99,8 @@ TEST_CASE("workgroup memory is fenced by inaccessible pages", "[workgroup]") {
   };
   const char *pageStart = pageOf(data);
   CHECK(pageStart + page - (data + 13) < 128);
-  CHECK(pageStart + page - (data + 13) >= WorkgroupMemory::kMarginBytes);
+  CHECK(pageStart + page - (data + 13) >=
+        static_cast<ptrdiff_t>(WorkgroupMemory::kMarginBytes));
   CHECK(readable(pageStart + page - 1));
   CHECK_FALSE(readable(pageStart + page));
   CHECK(readable(pageStart));
