@@ -434,22 +434,22 @@ def DumpGpuBinaries : Pass<"gpu-runner-dump-gpu-binaries",
 def CheckBounds : Pass<"gpu-runner-check-bounds", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Check the memref loads and stores of kernels at run time";
   let description = [{
-    What memcheck (--check=memcheck, --check-bounds) adds, before the
+    What memcheck, racecheck and initcheck (--check) add, before the
     kernels are compiled for the host:
-    each memref.load, memref.store, memref.atomic_rmw and
-    memref.generic_atomic_rmw in a function of the gpu.module is preceded by
-    a call of mgpuHostCheckAccessAt with the element's address and size, the
-    first index that lies outside the memref's shape (if any), the ids of
-    the thread and block, and the op's location. The runtime reports an
-    index outside the shape for any memory, and an element outside every
-    live device allocation (freed, out of bounds, in no allocation) for
-    device memory; host, workgroup and private memory are not in the
-    allocation table and are checked by shape only.
+    each memref.load, memref.store, memref.atomic_rmw,
+    memref.generic_atomic_rmw and 1-D vector.load and vector.store in a
+    function of the gpu.module is preceded by a call of
+    mgpuHostCheckAccessAt with the element's address, size and required
+    alignment, whether it stores, whether it is atomic and what memory the
+    IR says the memref is a view of, the first index that lies outside the
+    memref's shape (if any), the ids of the thread and block, and the op's
+    location. The runtime makes the checks that are on (see
+    wrappers/HostKernelAbi.def and docs/checks.md).
     A gpu.subgroup_mma_load_matrix or gpu.subgroup_mma_store_matrix is
     checked the same way for its first element, and for the bytes from its
     first element to its last (rows, or columns when transposed,
-    leadDimension elements apart) against the allocation: each lane checks
-    the whole matrix.
+    leadDimension elements apart): each lane checks the whole matrix; a
+    vector load or store for the bytes of all its elements.
 
     ```mlir
     %v = memref.load %m[%i] : memref<16xf32>
@@ -460,8 +460,12 @@ def CheckBounds : Pass<"gpu-runner-check-bounds", "::mlir::gpu::GPUModuleOp"> {
     %v = memref.load %m[%i] : memref<16xf32>
     ```
 
-    Memrefs whose layout is not strided, and vector loads and stores, are
-    not checked.
+    Memrefs whose layout is not strided, and vector loads and stores of
+    more than one dimension, are not checked. A kernel with writes that
+    cannot be followed so (vector.transfer_write, LLVM-dialect stores,
+    calls of functions the module does not define, itself or in a function
+    it calls) starts with a call of mgpuHostCheckUnseenWritesAt per memref
+    argument, for initcheck.
 
     With `mark-barriers` (racecheck), each gpu.barrier is followed by a call
     of mgpuHostCheckBarrierAt with the thread's ids, so that the runtime
