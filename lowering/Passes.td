@@ -486,17 +486,18 @@ def CheckHostAccesses : Pass<"gpu-runner-check-host-accesses",
                               "::mlir::ModuleOp"> {
   let summary = "Check that the host code touches no device memory";
   let description = [{
-    What memcheck (--check=memcheck, --check-bounds) adds to the host code
-    (every op outside a `gpu.module` and a `gpu.launch` body) on the host
-    backend, where device memory is host memory that the host code could
+    What memcheck (--check=memcheck, --check-bounds) and racecheck add to
+    the host code (every op outside a `gpu.module` and a `gpu.launch` body)
+    on the host backend, where device memory is host memory that the host code could
     read without faulting, as it cannot on a GPU. Each op that reads or
     writes a ranked memref (by its memory effects: memref, affine, vector
     and linalg ops, `memref.copy`) and each call of a function the program
     only declares (`printMemrefF32`, ...) with memref operands is preceded,
     for each such memref, by a call of `mgpuHostCheckHostAccessAt` with the
     memref's aligned pointer, what the op does with it and the op's
-    location. The runtime reports device memory that is not `host_shared`,
-    freed or not, as an error at the op. The ops of the gpu dialect are the
+    location. memcheck reports device memory that is not `host_shared`,
+    freed or not, as an error at the op; racecheck, memory that an async
+    copy or memset not waited for touches. The ops of the gpu dialect are the
     runtime's, which takes device memory, and are left alone.
 
     ```mlir

@@ -423,20 +423,38 @@ void mgpuHostCheckBarrierAt(int64_t threadX, int64_t threadY, int64_t threadZ) {
 }
 
 void mgpuHostCheckHostAccessAt(intptr_t address, int32_t access, intptr_t loc) {
-  std::string memory = runtime().memory().describeHostAccess(
-      reinterpret_cast<const void *>(address));
-  if (memory.empty())
+  const auto *pointer = reinterpret_cast<const void *>(address);
+  const char *locString = reinterpret_cast<const char *>(loc);
+  if (isCheckEnabled(Check::Memcheck)) {
+    std::string memory = runtime().memory().describeHostAccess(pointer);
+    if (!memory.empty()) {
+      static const char *const kWhat[] = {
+          "host code reads device memory", "host code writes device memory",
+          "host code passes device memory to a function"};
+      reportFatalCheckError(
+          Check::Memcheck, locString,
+          std::string(kWhat[access < 0 || access > 2 ? 0 : access]) + ": " +
+              memory +
+              "; on a GPU, the host cannot touch device memory (it faults): "
+              "copy the data with gpu.memcpy, or allocate it with gpu.alloc "
+              "host_shared");
+    }
+  }
+  if (!isCheckEnabled(Check::Racecheck))
     return;
-  static const char *const kWhat[] = {
-      "host code reads device memory", "host code writes device memory",
-      "host code passes device memory to a function"};
-  reportFatalCheckError(
-      Check::Memcheck, reinterpret_cast<const char *>(loc),
-      std::string(kWhat[access < 0 || access > 2 ? 0 : access]) + ": " +
-          memory +
-          "; on a GPU, the host cannot touch device memory (it faults): "
-          "copy the data with gpu.memcpy, or allocate it with gpu.alloc "
-          "host_shared");
+  // A function handed the memory is taken to read it.
+  bool write = access == 1;
+  if (const char *other = runtime().hazards().findHazard(pointer, write))
+    reportCheckError(
+        Check::Racecheck, locString,
+        std::string("host code ") + (write ? "writes" : "reads") +
+            " memory that " + describeOp(other) +
+            " accesses on a stream, and nothing waited for it since: on a "
+            "GPU the " +
+            opName(other) +
+            " may not have run yet (a gpu.wait on its token would order "
+            "the two)",
+        other);
 }
 
 void mgpuHostPrivateMemoryOutOfBounds(const char *array, int64_t bytes,

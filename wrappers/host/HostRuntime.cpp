@@ -52,21 +52,35 @@ Status HostRuntime::destroyStream(void *token, const char *) {
 }
 
 Status HostRuntime::synchronizeStream(void *token, const char *) {
-  return streamManager.synchronizeToken(token);
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.synchronizeToken(token));
+  if (racecheck)
+    streamHazards.observe(token);
+  return Status();
 }
 
 Status HostRuntime::joinStream(void *stream, void *dependency, const char *) {
-  return streamManager.joinToken(stream, dependency);
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.joinToken(stream, dependency));
+  if (racecheck && stream)
+    streamHazards.cover(dependency, stream);
+  else if (racecheck && dependency)
+    streamHazards.observe(dependency);
+  return Status();
 }
 
 Status HostRuntime::recordEventOnStream(void *stream, void *&event,
                                         const char *loc) {
-  return streamManager.eventFromToken(stream, event, loc);
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.eventFromToken(stream, event, loc));
+  if (racecheck)
+    streamHazards.cover(stream, event);
+  return Status();
 }
 
 Status HostRuntime::streamFromToken(void *token, void *&stream,
                                     const char *loc) {
-  return streamManager.streamFromToken(token, stream, loc);
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.streamFromToken(token, stream, loc));
+  if (racecheck && token)
+    streamHazards.cover(token, stream);
+  return Status();
 }
 
 Status HostRuntime::createEvent(void *&event, const char *loc) {
@@ -78,15 +92,38 @@ Status HostRuntime::destroyEvent(void *event, const char *) {
 }
 
 Status HostRuntime::recordEvent(void *event, void *stream, const char *) {
-  return streamManager.recordEvent(event, stream);
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.recordEvent(event, stream));
+  if (racecheck)
+    streamHazards.cover(stream, event);
+  return Status();
 }
 
 Status HostRuntime::synchronizeEvent(void *event, const char *) {
-  return streamManager.synchronizeEvent(event);
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.synchronizeEvent(event));
+  if (racecheck)
+    streamHazards.observe(event);
+  return Status();
 }
 
 Status HostRuntime::streamWaitEvent(void *stream, void *event, const char *) {
-  return streamManager.waitEvent(stream, event);
+  GPU_RUNNER_RETURN_IF_ERROR(streamManager.waitEvent(stream, event));
+  if (racecheck && stream)
+    streamHazards.cover(event, stream);
+  else if (racecheck)
+    streamHazards.observe(event);
+  return Status();
+}
+
+void HostRuntime::noteStreamAccess(void *stream, const void *begin,
+                                   uint64_t bytes, bool write,
+                                   const char *loc) {
+  if (!racecheck)
+    return;
+  // An op on the null stream waits for every stream first.
+  if (!stream)
+    streamHazards.observe(nullptr);
+  else
+    streamHazards.noteAccess(stream, begin, bytes, write, loc);
 }
 
 Status HostRuntime::allocate(uint64_t bytes, void *stream, bool hostShared,
@@ -119,6 +156,8 @@ Status HostRuntime::memcpy(void *dst, const void *src, uint64_t bytes,
     GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
     return checked;
   }
+  noteStreamAccess(stream, src, bytes, /*write=*/false, loc);
+  noteStreamAccess(stream, dst, bytes, /*write=*/true, loc);
   // initcheck looks at what the copy reads when it runs, in the order of
   // the streams, as the kernels' stores mark what they write.
   bool initcheck = isCheckEnabled(Check::Initcheck);
@@ -149,6 +188,10 @@ Status HostRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
     GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
     return checked;
   }
+  noteStreamAccess(stream, plan.srcRange.begin, plan.srcRange.bytes,
+                   /*write=*/false, loc);
+  noteStreamAccess(stream, plan.dstRange.begin, plan.dstRange.bytes,
+                   /*write=*/true, loc);
   if (isCheckEnabled(Check::Initcheck))
     return streamManager.enqueue(
         stream,
@@ -203,6 +246,7 @@ Status HostRuntime::memset(void *dst, uint64_t value, int64_t elementSizeBytes,
                          " bytes are more bytes than 64 bits can count");
   GPU_RUNNER_RETURN_IF_ERROR(
       deviceMemory.checkRange(dst, bytes, "destination"));
+  noteStreamAccess(stream, dst, bytes, /*write=*/true, loc);
   bool initcheck = isCheckEnabled(Check::Initcheck);
   return streamManager.enqueue(
       stream,
@@ -224,6 +268,8 @@ Status HostRuntime::memsetStrided(int64_t rank, void *descriptor,
       planStridedFill(rank, descriptor, elementSizeBytes, plan));
   GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
       plan.range.begin, plan.range.bytes, "destination"));
+  noteStreamAccess(stream, plan.range.begin, plan.range.bytes,
+                   /*write=*/true, loc);
   bool initcheck = isCheckEnabled(Check::Initcheck);
   return streamManager.enqueue(
       stream,
@@ -280,6 +326,10 @@ Status HostRuntime::launchKernel(const KernelLaunch &launch, const void *args,
                                  const char *loc) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
   GPU_RUNNER_RETURN_IF_ERROR(validateKernelLaunch(launch, argsBytes));
+  // What a kernel touches is not known here; a synchronous launch waits for
+  // every stream first.
+  if (racecheck && !stream)
+    streamHazards.observe(nullptr);
   if (argsBytes > 0 && !args)
     return Status::error("kernel '" + launch.name +
                          "': the kernel's arguments are a null pointer");
@@ -333,11 +383,6 @@ Status HostRuntime::launch(void *, const GpuLaunch &, void *, void **,
   return gpuBinariesNotSupported();
 }
 
-Status HostRuntime::initialize(int device) {
-  installFaultHandler();
-  return setDefaultDevice(device, nullptr);
-}
-
 Status HostRuntime::describeDevices(std::string &text) {
   text = "0: the host CPU (" +
          std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
@@ -352,6 +397,13 @@ Status HostRuntime::getDeviceChip(int device, std::string &chip) {
 
 Status HostRuntime::synchronize() {
   return synchronizeStream(nullptr, nullptr);
+}
+
+Status HostRuntime::initialize(int device) {
+  racecheck = isCheckEnabled(Check::Racecheck);
+  streamHazards.reset();
+  installFaultHandler();
+  return setDefaultDevice(device, nullptr);
 }
 
 Status HostRuntime::finalize(std::vector<Warning> &leaks) {

@@ -34,6 +34,7 @@
 #include "wrappers/host/HostMemory.h"
 #include "wrappers/host/HostStreams.h"
 #include "wrappers/host/HostTimers.h"
+#include "wrappers/host/StreamHazards.h"
 
 #include <cstdint>
 #include <string>
@@ -63,11 +64,17 @@ public:
                       int64_t argsBytes, void *stream, const char *loc);
 
   DeviceMemory &memory() { return deviceMemory; }
+  const StreamHazards &hazards() const { return streamHazards; }
   const HostRegistry &registry() const { return hostRegistry; }
   StreamManager &streams() { return streamManager; }
   KernelExecutor &kernels() { return kernelExecutor; }
 
 private:
+  /// racecheck: the op at `loc` reads or writes [begin, begin + bytes) on
+  /// `stream`; on the null stream, it waits for every stream first.
+  void noteStreamAccess(void *stream, const void *begin, uint64_t bytes,
+                        bool write, const char *loc);
+
   /// initcheck, for a run of a copy as it is enqueued: reports the bytes of
   /// `src` that nothing wrote, and marks `dst` written.
   void checkCopiedBytes(char *dst, const char *src, uint64_t bytes,
@@ -80,6 +87,9 @@ private:
   KernelExecutor kernelExecutor;
   StreamManager streamManager;
   TimerTable timerTable{streamManager};
+  /// racecheck, set by initialize.
+  bool racecheck = false;
+  StreamHazards streamHazards;
 };
 
 } // namespace gpu_runner

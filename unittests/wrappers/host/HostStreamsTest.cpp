@@ -11,6 +11,7 @@
 
 #include "wrappers/host/HostStreams.h"
 #include "wrappers/common/CheckReports.h"
+#include "wrappers/host/StreamHazards.h"
 
 #include "unittests/wrappers/TestSupport.h"
 
@@ -942,4 +943,34 @@ TEST_CASE("the stream an enqueue found last is not taken for another, nor "
   REQUIRE_OK(streams.synchronize(third));
   CHECK(order == std::vector<int>{1, 2, 3, 4});
   REQUIRE_OK(streams.destroy(third));
+}
+
+TEST_CASE("an async access is pending until the host waits for a token "
+          "that covers it",
+          "[stream][hazard]") {
+  StreamHazards hazards;
+  char buffer[64];
+  void *streamA = reinterpret_cast<void *>(1);
+  void *streamB = reinterpret_cast<void *>(2);
+  void *event = reinterpret_cast<void *>(3);
+  const char *copy = "gpu.memcpy@a.mlir:5:3";
+  hazards.noteAccess(streamA, buffer, 32, /*write=*/true, copy);
+  hazards.noteAccess(streamB, buffer + 32, 32, /*write=*/false, copy);
+  CHECK(hazards.findHazard(buffer + 8, /*write=*/false) == copy);
+  CHECK(hazards.findHazard(buffer + 40, /*write=*/false) == nullptr);
+  CHECK(hazards.findHazard(buffer + 40, /*write=*/true) == copy);
+  CHECK(hazards.findHazard(buffer + 64, /*write=*/true) == nullptr);
+  // A is joined into B, and B recorded as an event: waiting for the event
+  // is waiting for both.
+  hazards.cover(streamA, streamB);
+  hazards.cover(streamB, event);
+  hazards.observe(reinterpret_cast<void *>(9)); // another token
+  CHECK(hazards.findHazard(buffer, /*write=*/false) == copy);
+  hazards.observe(event);
+  CHECK(hazards.findHazard(buffer, /*write=*/true) == nullptr);
+  CHECK(hazards.findHazard(buffer + 40, /*write=*/true) == nullptr);
+  // Waiting for every stream forgets everything.
+  hazards.noteAccess(streamA, buffer, 8, /*write=*/true, copy);
+  hazards.observe(nullptr);
+  CHECK(hazards.findHazard(buffer, /*write=*/false) == nullptr);
 }
