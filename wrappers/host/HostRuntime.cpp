@@ -53,16 +53,15 @@ Status HostRuntime::destroyStream(void *token, const char *) {
 
 Status HostRuntime::synchronizeStream(void *token, const char *) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.synchronizeToken(token));
-  if (racecheck)
-    streamHazards.observe(token);
+  streamHazards.observe(token);
   return Status();
 }
 
 Status HostRuntime::joinStream(void *stream, void *dependency, const char *) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.joinToken(stream, dependency));
-  if (racecheck && stream)
+  if (stream)
     streamHazards.cover(dependency, stream);
-  else if (racecheck && dependency)
+  else if (dependency)
     streamHazards.observe(dependency);
   return Status();
 }
@@ -70,15 +69,14 @@ Status HostRuntime::joinStream(void *stream, void *dependency, const char *) {
 Status HostRuntime::recordEventOnStream(void *stream, void *&event,
                                         const char *loc) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.eventFromToken(stream, event, loc));
-  if (racecheck)
-    streamHazards.cover(stream, event);
+  streamHazards.cover(stream, event);
   return Status();
 }
 
 Status HostRuntime::streamFromToken(void *token, void *&stream,
                                     const char *loc) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.streamFromToken(token, stream, loc));
-  if (racecheck && token)
+  if (token)
     streamHazards.cover(token, stream);
   return Status();
 }
@@ -93,23 +91,21 @@ Status HostRuntime::destroyEvent(void *event, const char *) {
 
 Status HostRuntime::recordEvent(void *event, void *stream, const char *) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.recordEvent(event, stream));
-  if (racecheck)
-    streamHazards.cover(stream, event);
+  streamHazards.cover(stream, event);
   return Status();
 }
 
 Status HostRuntime::synchronizeEvent(void *event, const char *) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.synchronizeEvent(event));
-  if (racecheck)
-    streamHazards.observe(event);
+  streamHazards.observe(event);
   return Status();
 }
 
 Status HostRuntime::streamWaitEvent(void *stream, void *event, const char *) {
   GPU_RUNNER_RETURN_IF_ERROR(streamManager.waitEvent(stream, event));
-  if (racecheck && stream)
+  if (stream)
     streamHazards.cover(event, stream);
-  else if (racecheck)
+  else
     streamHazards.observe(event);
   return Status();
 }
@@ -117,8 +113,6 @@ Status HostRuntime::streamWaitEvent(void *stream, void *event, const char *) {
 void HostRuntime::noteStreamAccess(void *stream, const void *begin,
                                    uint64_t bytes, bool write,
                                    const char *loc) {
-  if (!racecheck)
-    return;
   // An op on the null stream waits for every stream first.
   if (!stream)
     streamHazards.observe(nullptr);
@@ -328,7 +322,7 @@ Status HostRuntime::launchKernel(const KernelLaunch &launch, const void *args,
   GPU_RUNNER_RETURN_IF_ERROR(validateKernelLaunch(launch, argsBytes));
   // What a kernel touches is not known here; a synchronous launch waits for
   // every stream first.
-  if (racecheck && !stream)
+  if (!stream)
     streamHazards.observe(nullptr);
   if (argsBytes > 0 && !args)
     return Status::error("kernel '" + launch.name +
@@ -400,8 +394,7 @@ Status HostRuntime::synchronize() {
 }
 
 Status HostRuntime::initialize(int device) {
-  racecheck = isCheckEnabled(Check::Racecheck);
-  streamHazards.reset();
+  streamHazards.reset(isCheckEnabled(Check::Racecheck));
   installFaultHandler();
   return setDefaultDevice(device, nullptr);
 }

@@ -87,8 +87,7 @@ private:
   KernelExecutor kernelExecutor;
   StreamManager streamManager;
   TimerTable timerTable{streamManager};
-  /// racecheck, set by initialize.
-  bool racecheck = false;
+  /// Inert unless initialize found racecheck on.
   StreamHazards streamHazards;
 };
 

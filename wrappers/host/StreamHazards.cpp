@@ -8,7 +8,7 @@ namespace gpu_runner {
 
 void StreamHazards::noteAccess(void *stream, const void *begin, uint64_t bytes,
                                bool write, const char *loc) {
-  if (bytes == 0)
+  if (!enabled || bytes == 0)
     return;
   auto first = reinterpret_cast<uintptr_t>(begin);
   std::lock_guard<std::mutex> lock(mutex);
@@ -19,7 +19,7 @@ void StreamHazards::noteAccess(void *stream, const void *begin, uint64_t bytes,
 }
 
 void StreamHazards::cover(void *from, void *to) {
-  if (!to || from == to)
+  if (!enabled || !to || from == to)
     return;
   std::lock_guard<std::mutex> lock(mutex);
   for (Access &access : accesses) {
@@ -33,6 +33,8 @@ void StreamHazards::cover(void *from, void *to) {
 }
 
 void StreamHazards::observe(void *handle) {
+  if (!enabled)
+    return;
   std::lock_guard<std::mutex> lock(mutex);
   if (!handle) {
     accesses.clear();
@@ -61,8 +63,9 @@ const char *StreamHazards::findHazard(const void *address, bool write) const {
   return nullptr;
 }
 
-void StreamHazards::reset() {
+void StreamHazards::reset(bool enable) {
   std::lock_guard<std::mutex> lock(mutex);
+  enabled = enable;
   accesses.clear();
   pending = 0;
 }

@@ -43,7 +43,9 @@ public:
   /// conflicts with (it writes, or the pending op writes), or null.
   const char *findHazard(const void *address, bool write) const;
 
-  void reset();
+  /// Forgets every pending access; the functions above do nothing, and
+  /// findHazard finds nothing, unless `enabled` (racecheck is on).
+  void reset(bool enabled);
 
 private:
   struct Access {
@@ -56,6 +58,7 @@ private:
   /// At most this many pending accesses are kept, the oldest dropped first.
   static constexpr size_t kMaxAccesses = 1 << 16;
 
+  bool enabled = false;
   mutable std::mutex mutex;
   std::deque<Access> accesses;
   /// accesses.size(), read without the lock: the host code's every access

@@ -949,6 +949,7 @@ TEST_CASE("an async access is pending until the host waits for a token "
           "that covers it",
           "[stream][hazard]") {
   StreamHazards hazards;
+  hazards.reset(/*enabled=*/true);
   char buffer[64];
   void *streamA = reinterpret_cast<void *>(1);
   void *streamB = reinterpret_cast<void *>(2);
