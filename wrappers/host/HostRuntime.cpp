@@ -29,6 +29,48 @@ struct alignas(16) ArgumentChunk {
   unsigned char bytes[16];
 };
 
+using Runs = std::vector<StreamHazards::Range>;
+
+/// `runs` sorted, with those that overlap or touch merged.
+Runs mergeRuns(Runs runs) {
+  std::sort(runs.begin(), runs.end(),
+            [](const StreamHazards::Range &a, const StreamHazards::Range &b) {
+              return a.begin < b.begin;
+            });
+  Runs merged;
+  for (const StreamHazards::Range &run : runs)
+    if (!merged.empty() && run.begin <= merged.back().end)
+      merged.back().end = std::max(merged.back().end, run.end);
+    else
+      merged.push_back(run);
+  return merged;
+}
+
+/// For racecheck, the bytes that one side of a strided copy touches; none
+/// past StreamHazards::kMaxRuns runs.
+Runs copyRuns(const StridedCopyPlan &plan, bool dstSide) {
+  if (plan.runCount() > StreamHazards::kMaxRuns)
+    return {};
+  Runs runs;
+  forEachCopyRun(plan, [&](const char *dst, const char *src, uint64_t bytes) {
+    auto begin = reinterpret_cast<uintptr_t>(dstSide ? dst : src);
+    runs.push_back({begin, begin + bytes});
+  });
+  return mergeRuns(std::move(runs));
+}
+
+/// The same for a strided fill.
+Runs fillRuns(const StridedFillPlan &plan) {
+  if (plan.runCount() > StreamHazards::kMaxRuns)
+    return {};
+  Runs runs;
+  forEachFillRun(plan, [&](const char *dst, uint64_t bytes) {
+    auto begin = reinterpret_cast<uintptr_t>(dst);
+    runs.push_back({begin, begin + bytes});
+  });
+  return mergeRuns(std::move(runs));
+}
+
 /// What a launch's task needs once the launching call has returned.
 struct PendingLaunch {
   KernelLaunch launch;
@@ -110,14 +152,36 @@ Status HostRuntime::streamWaitEvent(void *stream, void *event, const char *) {
   return Status();
 }
 
+void HostRuntime::noteStreamAccess(void *stream,
+                                   std::vector<StreamHazards::Range> runs,
+                                   bool write, const char *loc) {
+  // An op on the null stream waits for every stream first.
+  if (!stream) {
+    streamHazards.observe(nullptr);
+    return;
+  }
+  StreamHazards::Conflict other =
+      streamHazards.noteAccess(stream, std::move(runs), write, loc);
+  if (other)
+    reportCheckError(
+        Check::Racecheck, loc,
+        std::string(write ? "it writes" : "it reads") + " memory that " +
+            describeOp(other.loc) + (other.write ? " writes" : " reads") +
+            " on another stream, and no token or wait orders the two: on a "
+            "GPU, streams run at once and in any order (make one op depend "
+            "on the other's token, or wait for it first)",
+        other.loc);
+}
+
 void HostRuntime::noteStreamAccess(void *stream, const void *begin,
                                    uint64_t bytes, bool write,
                                    const char *loc) {
-  // An op on the null stream waits for every stream first.
-  if (!stream)
-    streamHazards.observe(nullptr);
-  else
-    streamHazards.noteAccess(stream, begin, bytes, write, loc);
+  if (!stream || bytes == 0 || !isCheckEnabled(Check::Racecheck)) {
+    noteStreamAccess(stream, Runs{}, write, loc);
+    return;
+  }
+  auto first = reinterpret_cast<uintptr_t>(begin);
+  noteStreamAccess(stream, Runs{{first, first + bytes}}, write, loc);
 }
 
 Status HostRuntime::allocate(uint64_t bytes, void *stream, bool hostShared,
@@ -182,10 +246,12 @@ Status HostRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
     GPU_RUNNER_RETURN_IF_ERROR(streamManager.checkEnqueue(stream));
     return checked;
   }
-  noteStreamAccess(stream, plan.srcRange.begin, plan.srcRange.bytes,
-                   /*write=*/false, loc);
-  noteStreamAccess(stream, plan.dstRange.begin, plan.dstRange.bytes,
-                   /*write=*/true, loc);
+  if (isCheckEnabled(Check::Racecheck)) {
+    noteStreamAccess(stream, copyRuns(plan, /*dstSide=*/false),
+                     /*write=*/false, loc);
+    noteStreamAccess(stream, copyRuns(plan, /*dstSide=*/true), /*write=*/true,
+                     loc);
+  }
   if (isCheckEnabled(Check::Initcheck))
     return streamManager.enqueue(
         stream,
@@ -262,8 +328,8 @@ Status HostRuntime::memsetStrided(int64_t rank, void *descriptor,
       planStridedFill(rank, descriptor, elementSizeBytes, plan));
   GPU_RUNNER_RETURN_IF_ERROR(deviceMemory.checkRange(
       plan.range.begin, plan.range.bytes, "destination"));
-  noteStreamAccess(stream, plan.range.begin, plan.range.bytes,
-                   /*write=*/true, loc);
+  if (isCheckEnabled(Check::Racecheck))
+    noteStreamAccess(stream, fillRuns(plan), /*write=*/true, loc);
   bool initcheck = isCheckEnabled(Check::Initcheck);
   return streamManager.enqueue(
       stream,

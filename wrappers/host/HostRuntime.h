@@ -70,8 +70,13 @@ public:
   KernelExecutor &kernels() { return kernelExecutor; }
 
 private:
-  /// racecheck: the op at `loc` reads or writes [begin, begin + bytes) on
-  /// `stream`; on the null stream, it waits for every stream first.
+  /// racecheck: the op at `loc` reads or writes the bytes of `runs`
+  /// (sorted, disjoint) on `stream`, a hazard if an op on another stream
+  /// that nothing ordered before it touches them too; on the null stream,
+  /// it waits for every stream first.
+  void noteStreamAccess(void *stream, std::vector<StreamHazards::Range> runs,
+                        bool write, const char *loc);
+  /// The same for [begin, begin + bytes).
   void noteStreamAccess(void *stream, const void *begin, uint64_t bytes,
                         bool write, const char *loc);
 

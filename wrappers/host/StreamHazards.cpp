@@ -1,35 +1,87 @@
-//===- StreamHazards.cpp - racecheck of the host code against the streams -===//
+//===- StreamHazards.cpp - racecheck of the streams' copies and memsets ---===//
 
 #include "wrappers/host/StreamHazards.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace gpu_runner {
 
-void StreamHazards::noteAccess(void *stream, const void *begin, uint64_t bytes,
-                               bool write, const char *loc) {
-  if (!enabled || bytes == 0)
-    return;
-  auto first = reinterpret_cast<uintptr_t>(begin);
+namespace {
+
+bool contains(const std::vector<void *> &handles, void *handle) {
+  return std::find(handles.begin(), handles.end(), handle) != handles.end();
+}
+
+/// Whether two sorted, disjoint lists of runs share a byte.
+bool overlap(const std::vector<StreamHazards::Range> &a,
+             const std::vector<StreamHazards::Range> &b) {
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (i->begin < j->end && j->begin < i->end)
+      return true;
+    if (i->end <= j->end)
+      ++i;
+    else
+      ++j;
+  }
+  return false;
+}
+
+/// Whether the sorted, disjoint `runs` hold `where`.
+bool holds(const std::vector<StreamHazards::Range> &runs, uintptr_t where) {
+  auto after =
+      std::upper_bound(runs.begin(), runs.end(), where,
+                       [](uintptr_t address, const StreamHazards::Range &run) {
+                         return address < run.begin;
+                       });
+  return after != runs.begin() && where < std::prev(after)->end;
+}
+
+} // namespace
+
+StreamHazards::Conflict StreamHazards::noteAccess(void *stream,
+                                                  std::vector<Range> runs,
+                                                  bool write, const char *loc) {
+  if (!enabled || runs.empty())
+    return {};
   std::lock_guard<std::mutex> lock(mutex);
-  if (accesses.size() == kMaxAccesses)
+  Conflict conflict;
+  for (const Access &access : accesses)
+    if ((write || access.write) && !contains(access.handles, stream) &&
+        overlap(access.runs, runs)) {
+      conflict = Conflict{access.loc, access.write};
+      break;
+    }
+  pendingRuns += runs.size();
+  accesses.push_back(Access{std::move(runs), write, loc, {stream}});
+  while (pendingRuns > kMaxPendingRuns && accesses.size() > 1) {
+    pendingRuns -= accesses.front().runs.size();
     accesses.pop_front();
-  accesses.push_back(Access{first, first + bytes, write, loc, {stream}});
+  }
   pending = accesses.size();
+  return conflict;
+}
+
+StreamHazards::Conflict StreamHazards::noteAccess(void *stream,
+                                                  const void *begin,
+                                                  uint64_t bytes, bool write,
+                                                  const char *loc) {
+  if (!enabled || bytes == 0)
+    return {};
+  auto first = reinterpret_cast<uintptr_t>(begin);
+  return noteAccess(stream, {Range{first, first + bytes}}, write, loc);
 }
 
 void StreamHazards::cover(void *from, void *to) {
   if (!enabled || !to || from == to)
     return;
   std::lock_guard<std::mutex> lock(mutex);
-  for (Access &access : accesses) {
-    bool covered =
-        !from || std::find(access.handles.begin(), access.handles.end(),
-                           from) != access.handles.end();
-    if (covered && std::find(access.handles.begin(), access.handles.end(),
-                             to) == access.handles.end())
+  for (Access &access : accesses)
+    if ((!from || contains(access.handles, from)) &&
+        !contains(access.handles, to))
       access.handles.push_back(to);
-  }
 }
 
 void StreamHazards::observe(void *handle) {
@@ -38,17 +90,16 @@ void StreamHazards::observe(void *handle) {
   std::lock_guard<std::mutex> lock(mutex);
   if (!handle) {
     accesses.clear();
-    pending = 0;
-    return;
+  } else {
+    accesses.erase(std::remove_if(accesses.begin(), accesses.end(),
+                                  [&](const Access &access) {
+                                    return contains(access.handles, handle);
+                                  }),
+                   accesses.end());
   }
-  accesses.erase(std::remove_if(accesses.begin(), accesses.end(),
-                                [&](const Access &access) {
-                                  return std::find(access.handles.begin(),
-                                                   access.handles.end(),
-                                                   handle) !=
-                                         access.handles.end();
-                                }),
-                 accesses.end());
+  pendingRuns = 0;
+  for (const Access &access : accesses)
+    pendingRuns += access.runs.size();
   pending = accesses.size();
 }
 
@@ -58,7 +109,7 @@ const char *StreamHazards::findHazard(const void *address, bool write) const {
   auto where = reinterpret_cast<uintptr_t>(address);
   std::lock_guard<std::mutex> lock(mutex);
   for (const Access &access : accesses)
-    if (where >= access.begin && where < access.end && (write || access.write))
+    if ((write || access.write) && holds(access.runs, where))
       return access.loc;
   return nullptr;
 }
@@ -67,6 +118,7 @@ void StreamHazards::reset(bool enable) {
   std::lock_guard<std::mutex> lock(mutex);
   enabled = enable;
   accesses.clear();
+  pendingRuns = 0;
   pending = 0;
 }
 

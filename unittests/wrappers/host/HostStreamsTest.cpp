@@ -975,3 +975,45 @@ TEST_CASE("an async access is pending until the host waits for a token "
   hazards.observe(nullptr);
   CHECK(hazards.findHazard(buffer, /*write=*/false) == nullptr);
 }
+
+TEST_CASE("an access on a stream conflicts with a pending one that the "
+          "stream is not ordered after",
+          "[stream][hazard]") {
+  StreamHazards hazards;
+  hazards.reset(/*enabled=*/true);
+  char buffer[64];
+  auto at = [&](int offset) {
+    return reinterpret_cast<uintptr_t>(buffer) + offset;
+  };
+  void *streamA = reinterpret_cast<void *>(1);
+  void *streamB = reinterpret_cast<void *>(2);
+  void *streamC = reinterpret_cast<void *>(3);
+  const char *fill = "gpu.memset@a.mlir:5:3";
+  const char *copy = "gpu.memcpy@a.mlir:6:3";
+  // Every other 8 bytes of the first 32, written on A.
+  CHECK(!hazards.noteAccess(streamA, {{at(0), at(8)}, {at(16), at(24)}},
+                            /*write=*/true, fill));
+  // The gaps, on B: no byte in common.
+  CHECK(!hazards.noteAccess(streamB, {{at(8), at(16)}, {at(24), at(32)}},
+                            /*write=*/true, copy));
+  // A read on A of bytes that A wrote: ordered after A's own work.
+  CHECK(!hazards.noteAccess(streamA, buffer, 8, /*write=*/false, copy));
+  // A read on C of bytes that A writes.
+  StreamHazards::Conflict conflict =
+      hazards.noteAccess(streamC, buffer + 20, 1, /*write=*/false, copy);
+  CHECK(conflict.loc == fill);
+  CHECK(conflict.write);
+  // Two reads are no conflict; a write and a read are.
+  CHECK(!hazards.noteAccess(streamA, buffer + 32, 16, /*write=*/false, copy));
+  CHECK(!hazards.noteAccess(streamC, buffer + 40, 4, /*write=*/false, fill));
+  conflict = hazards.noteAccess(streamB, buffer + 44, 1, /*write=*/true, fill);
+  CHECK(conflict.loc == copy);
+  CHECK(!conflict.write);
+  // Once C is made to follow A and B (a join), it conflicts with neither;
+  // nor once the host waited for everything.
+  hazards.cover(streamA, streamC);
+  hazards.cover(streamB, streamC);
+  CHECK(!hazards.noteAccess(streamC, buffer, 64, /*write=*/true, copy));
+  hazards.observe(nullptr);
+  CHECK(!hazards.noteAccess(streamB, buffer, 64, /*write=*/true, copy));
+}
