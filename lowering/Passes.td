@@ -486,8 +486,8 @@ def CheckHostAccesses : Pass<"gpu-runner-check-host-accesses",
                               "::mlir::ModuleOp"> {
   let summary = "Check that the host code touches no device memory";
   let description = [{
-    What memcheck (--check=memcheck, --check-bounds) and racecheck add to
-    the host code (every op outside a `gpu.module` and a `gpu.launch` body)
+    What memcheck (--check=memcheck, --check-bounds), racecheck and
+    initcheck add to the host code (every op outside a `gpu.module` and a `gpu.launch` body)
     on the host backend, where device memory is host memory that the host code could
     read without faulting, as it cannot on a GPU. Each op that reads or
     writes a ranked memref (by its memory effects: memref, affine, vector
@@ -497,7 +497,8 @@ def CheckHostAccesses : Pass<"gpu-runner-check-host-accesses",
     memref's aligned pointer, what the op does with it and the op's
     location. memcheck reports device memory that is not `host_shared`,
     freed or not, as an error at the op; racecheck, memory that an async
-    copy or memset not waited for touches. The ops of the gpu dialect are the
+    copy or memset not waited for touches; initcheck counts the allocation
+    that the host code writes, or hands to a function, as written. The ops of the gpu dialect are the
     runtime's, which takes device memory, and are left alone.
 
     ```mlir

@@ -322,8 +322,10 @@ void buildHostPipeline(OpPassManager &pm, Backend backend,
   if (backend == Backend::Host) {
     // The host backend's device memory is the host's: the host code must
     // not touch it, as it cannot on a GPU (memcheck), nor memory that a
-    // stream's op not waited for touches (racecheck).
-    if (memcheck || options.checks.has(Check::Racecheck))
+    // stream's op not waited for touches (racecheck); what it writes of
+    // host_shared memory is written (initcheck).
+    if (memcheck || options.checks.has(Check::Racecheck) ||
+        options.checks.has(Check::Initcheck))
       pm.addPass(createCheckHostAccesses());
     // The kernels' accesses go through the runtime's checks, and under
     // racecheck so do their barriers: the user's, before the warp execution

@@ -440,6 +440,11 @@ void mgpuHostCheckHostAccessAt(intptr_t address, int32_t access, intptr_t loc) {
               "host_shared");
     }
   }
+  // A write, or a function handed the memory, which may write it: the
+  // allocation counts as written (only host_shared memory gets here under
+  // memcheck), as the check is not told which bytes.
+  if (access != 0 && isCheckEnabled(Check::Initcheck))
+    runtime().memory().markAllocationWritten(pointer);
   if (!isCheckEnabled(Check::Racecheck))
     return;
   // A function handed the memory is taken to read it.

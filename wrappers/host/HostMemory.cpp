@@ -404,6 +404,16 @@ void DeviceMemory::markWritten(const void *ptr, uint64_t bytes) {
              std::min(bytes, it->second.size - offset));
 }
 
+void DeviceMemory::markAllocationWritten(const void *ptr) {
+  if (!isDeviceMemory(ptr))
+    return;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = findRecord(reinterpret_cast<uintptr_t>(ptr));
+  if (it == records.end() || !it->second.writtenBits)
+    return;
+  setWritten(it->second.writtenBits.get(), 0, it->second.size);
+}
+
 std::string DeviceMemory::describeUnwritten(const void *ptr,
                                             uint64_t bytes) const {
   if (bytes == 0 || !isDeviceMemory(ptr))

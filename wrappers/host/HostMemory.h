@@ -122,6 +122,10 @@ public:
   /// written, as a gpu.memset or the destination of a gpu.memcpy; nothing
   /// for host memory.
   void markWritten(const void *ptr, uint64_t bytes);
+  /// initcheck: marks the whole allocation that holds `ptr` written, for a
+  /// write of the host code to host_shared memory, whose bytes the check
+  /// is not told (only the memref's base).
+  void markAllocationWritten(const void *ptr);
   /// initcheck: the first bytes of [ptr, ptr + bytes) that nothing wrote
   /// since gpu.alloc, as "bytes [8, 16) of the 64-byte allocation made by
   /// gpu.alloc at f.mlir:3:5", or an empty string (host memory, or all

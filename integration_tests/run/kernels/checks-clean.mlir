@@ -1,7 +1,8 @@
 // Correct programs that a wrong check would report: atomics under
 // contention, barriers in a loop, workgroup memory reused across barrier
-// intervals, device memory reused after gpu.dealloc, and async copies that
-// are waited for. Under `--param checks=all` (ctest's lit-host-checks) they
+// intervals, device memory reused after gpu.dealloc, async copies that are
+// waited for, and host_shared memory that the host code writes (stores,
+// memref.copy) before a kernel reads it. Under `--param checks=all` (ctest's lit-host-checks) they
 // must run with no report at all; everywhere they print the same.
 // RUN: %gpu-runner %s 2>&1 | FileCheck %s
 
@@ -10,6 +11,7 @@
 // CHECK-NEXT: scan: 64 2080
 // CHECK-NEXT: reused: 7
 // CHECK-NEXT: copied: 5
+// CHECK-NEXT: shared: 18 10
 // CHECK-NOT: error:
 
 module attributes {gpu.container_module} {
@@ -72,6 +74,14 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    gpu.func @twice(%in: memref<4xi32>, %out: memref<4xi32>) kernel {
+      %t = gpu.thread_id x
+      %v = memref.load %in[%t] : memref<4xi32>
+      %w = arith.addi %v, %v : i32
+      memref.store %w, %out[%t] : memref<4xi32>
+      gpu.return
+    }
+
     gpu.func @fill(%m: memref<4xi32>, %value: i32) kernel {
       %t = gpu.thread_id x
       memref.store %value, %m[%t] : memref<4xi32>
@@ -91,6 +101,7 @@ module attributes {gpu.container_module} {
   llvm.mlir.global internal constant @scan_label("scan: \00")
   llvm.mlir.global internal constant @reused_label("reused: \00")
   llvm.mlir.global internal constant @copied_label("copied: \00")
+  llvm.mlir.global internal constant @shared_label("shared: \00")
   llvm.mlir.global internal constant @space(" \00")
 
   func.func @main() {
@@ -165,6 +176,28 @@ module attributes {gpu.container_module} {
     call @printString(%copied_label) : (!llvm.ptr) -> ()
     call @print(%q) : (i32) -> ()
     call @printNewline() : () -> ()
+
+    // host_shared memory written by the host code's stores, then by
+    // memref.copy, and read by a kernel.
+    %nine = arith.constant 9 : i32
+    %shared = gpu.alloc host_shared () : memref<4xi32>
+    scf.for %i = %c0 to %c4 step %c1 {
+      memref.store %nine, %shared[%i] : memref<4xi32>
+    }
+    %doubled = gpu.alloc host_shared () : memref<4xi32>
+    gpu.launch_func @kernels::@twice blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%shared : memref<4xi32>, %doubled : memref<4xi32>)
+    %d1 = memref.load %doubled[%c0] : memref<4xi32>
+    memref.copy %hc, %shared : memref<4xi32> to memref<4xi32>
+    gpu.launch_func @kernels::@twice blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%shared : memref<4xi32>, %doubled : memref<4xi32>)
+    %d2 = memref.load %doubled[%c0] : memref<4xi32>
+    %shared_label = llvm.mlir.addressof @shared_label : !llvm.ptr
+    call @printString(%shared_label) : (!llvm.ptr) -> ()
+    call @print(%d1) : (i32) -> ()
+    call @printString(%space) : (!llvm.ptr) -> ()
+    call @print(%d2) : (i32) -> ()
+    call @printNewline() : () -> ()
+    gpu.dealloc %shared : memref<4xi32>
+    gpu.dealloc %doubled : memref<4xi32>
 
     memref.dealloc %hsum : memref<1xi32>
     memref.dealloc %hscan : memref<64xi32>
