@@ -55,6 +55,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/RuntimeOpVerification.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -82,6 +83,10 @@ void registerInputDialects(DialectRegistry &registry) {
                   gpu::GPUDialect, index::IndexDialect, linalg::LinalgDialect,
                   LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
                   scf::SCFDialect, ub::UBDialect, vector::VectorDialect>();
+  // The attributes of programs written for Vulkan, Level Zero or SYCL
+  // (spirv.target_env, spirv.entry_point_abi): their kernels are plain gpu
+  // dialect, and run on every backend; SPIR-V's ops have no lowering here.
+  registry.insert<spirv::SPIRVDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   // The run-time checks of the host code's ops (--check-bounds).

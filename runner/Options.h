@@ -141,6 +141,16 @@ struct RunnerOptions {
                      "- for stdout, with --compile-only)"),
       llvm::cl::value_desc("path"), llvm::cl::cat(category)};
 
+  llvm::cl::opt<std::string> passes{
+      "passes",
+      llvm::cl::desc("Run this pass pipeline on the program before "
+                     "gpu-runner's own lowering, as `mlir-opt --pass-pipeline` "
+                     "would: any pass MLIR registers, e.g. "
+                     "'lower-vector-mask,func.func(arith-emulate-wide-int{"
+                     "widest-int-supported=32})'; the program may then use "
+                     "any dialect that the passes lower"),
+      llvm::cl::value_desc("pipeline"), llvm::cl::cat(category)};
+
   llvm::cl::opt<bool> printIRAfterLowering{
       "print-ir-after-lowering",
       llvm::cl::desc("Print the program on stderr once it is lowered to the "

@@ -9,7 +9,9 @@
 #include "runner/RunnerError.h"
 #include "wrappers/Backend.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -56,7 +58,8 @@ std::string computeCacheKey(const RunnerOptions &options, Backend backend,
       .add("--launch", describeLaunch(data.launch))
       .add("input name", options.inputFilename)
       .add("barrier splitting", pipeline.splitBarriers ? "on" : "off")
-      .add("--check", pipeline.checks.str());
+      .add("--check", pipeline.checks.str())
+      .add("--passes", options.passes);
   if (backend == Backend::Cuda) {
     key.add("chip", pipeline.gpuChip)
         .add("features", pipeline.gpuFeatures)
@@ -77,10 +80,27 @@ std::string computeCacheKey(const RunnerOptions &options, Backend backend,
   return key.add("input", input).finish();
 }
 
+/// The first of LLVM's own options (not gpu-runner's flags) given on the
+/// command line, as "-name", or empty: such an option changes what LLVM
+/// compiles (-matrix-default-layout=row-major), and the cache key cannot
+/// say how.
+std::string findGivenLlvmOption(const RunnerOptions &options) {
+  for (const auto &entry : llvm::cl::getRegisteredOptions()) {
+    const llvm::cl::Option *option = entry.second;
+    if (option->getNumOccurrences() > 0 &&
+        !llvm::is_contained(option->Categories, &options.category))
+      return "-" + entry.first.str();
+  }
+  return "";
+}
+
 /// Why this run compiles without the cache, or empty if it may use it.
 std::string getCacheBypassReason(const RunnerOptions &options) {
   if (options.noCache)
     return "--no-cache";
+  if (std::string llvmOption = findGivenLlvmOption(options);
+      !llvmOption.empty())
+    return "LLVM's " + llvmOption + " compiles afresh";
   // Flags whose output is made while compiling.
   if (options.printIRAfterAll)
     return "--print-ir-after-all compiles afresh";
@@ -151,6 +171,7 @@ Expected<CompiledProgram> compile(std::unique_ptr<llvm::MemoryBuffer> input,
   }
   compileOptions.printIRAfterAll = options.printIRAfterAll;
   compileOptions.printIRAfterLowering = options.printIRAfterLowering;
+  compileOptions.passes = options.passes;
   compileOptions.setActivity = &setActivity;
   ScopedActivity activity("loading the compiler");
   std::unique_ptr<Phase> loadPhase = timing.nest("Compiler load");

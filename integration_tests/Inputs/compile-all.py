@@ -2,9 +2,10 @@
 """Compiles every program under the given folders with --compile-only and
 prints one line per program, "ok NAME" or "failed NAME" followed by the
 runner's errors; exits 1 if any failed. Programs whose RUN lines pass other
-flags are compiled with the entry point their first RUN line names (or the
-kernel their comments --launch, with its --grid and --block), and part by
-part where a RUN line passes --split-input-file; those
+flags are compiled with the entry point and passes (--passes) that their
+first RUN line of the runner names (or the kernel their comments --launch,
+with its --grid and --block), and part by part where a RUN line passes
+--split-input-file; those
 that need a library of the test's own, have no entry point, say
 "REQUIRES: host" (they use what only the host backend compiles), or say
 "UNSUPPORTED:" with the runner's backend (gpu-runner-hip: hip) are listed
@@ -49,13 +50,18 @@ def main():
             # The entry point the first RUN line names, if it names one.
             flags = []
             run_lines = [line for line in lines if "RUN:" in line]
-            first = run_lines[0] if run_lines else ""
+            # The first that runs the runner (not an `rm -rf %t`).
+            first = next((line for line in run_lines if "%gpu-runner" in line),
+                         "")
             entry = re.search(r"(?:^|\s)(-e \S+)", first)
             if entry:
                 flags += entry.group(1).split()
             result_flag = re.search(r"--entry-point-result=[a-z0-9]+", first)
             if result_flag:
                 flags.append(result_flag.group(0))
+            passes = re.search(r"--passes=('[^']*'|\S+)", first)
+            if passes:
+                flags.append("--passes=" + passes.group(1).strip("'"))
             if any(re.search(r"(?:^|\s)--split-input-file(?:\s|$)", line)
                    for line in run_lines):
                 flags.append("--split-input-file")

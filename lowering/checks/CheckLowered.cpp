@@ -41,8 +41,8 @@ public:
         diag << " (its dialect '" << op->getName().getDialectNamespace()
              << "' is not one gpu-runner accepts)";
       diag << ": write it with ops that have one (arith, math, memref, scf, "
-              "cf, vector, func, llvm), or lower it with mlir-opt before "
-              "running the program";
+              "cf, vector, func, llvm), or lower it to those first with "
+              "--passes";
     }
     // Of a chain of casts, the first says which conversion was missing.
     if (leftovers.empty())

@@ -63,9 +63,10 @@ LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
             if (isTensorLinalgOp(op)) {
               op->emitError()
                   << "'" << op->getName()
-                  << "' works on tensors, which gpu-runner does not bufferize: "
-                     "write it on memrefs, or bufferize the program first "
-                     "(mlir-opt --one-shot-bufferize)";
+                  << "' works on tensors, which gpu-runner does not bufferize "
+                     "by itself: write it on memrefs, or bufferize the "
+                     "program first (--passes='one-shot-bufferize{"
+                     "bufferize-function-boundaries}')";
               return WalkResult::interrupt();
             }
             if (!isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))

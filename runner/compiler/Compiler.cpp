@@ -173,7 +173,7 @@ compileProgramTimed(std::unique_ptr<llvm::MemoryBuffer> input,
                     TimingScope &timing) {
   TimingScope contextTiming = timing.nest("MLIR context set-up");
   DialectRegistry registry;
-  registerInputDialects(registry);
+  registerProgramDialects(registry, options);
   MLIRContext context(registry);
   contextTiming.stop();
   // Diagnostics name the op and point at its line; a dump of the op in
@@ -187,9 +187,17 @@ compileProgramTimed(std::unique_ptr<llvm::MemoryBuffer> input,
   {
     options.setActivity("parsing the program");
     TimingScope parseTiming = timing.nest("Parse");
-    module = parseProgram(sourceMgr, context);
+    module = parseProgram(sourceMgr, context, !options.passes.empty());
   }
   if (!module)
+    return failure();
+  if (!options.passes.empty()) {
+    options.setActivity("running the passes of --passes");
+    TimingScope passesTiming = timing.nest("--passes");
+    if (failed(runInputPasses(*module, options, passesTiming)))
+      return failure();
+  }
+  if (failed(dropNestedModules(*module)))
     return failure();
 
   CompiledProgram program;

@@ -118,6 +118,9 @@ struct CompileOptions {
   /// or once lowered.
   bool printIRAfterAll = false;
   bool printIRAfterLowering = false;
+  /// --passes: a pass pipeline run on the program as parsed, before
+  /// anything else; empty for none.
+  std::string passes;
   /// Told what the compiler does next ("parsing the program"), for the
   /// messages of a run that ends while it does (runner/Activity.h).
   void (*setActivity)(const char *what) = [](const char *) {};

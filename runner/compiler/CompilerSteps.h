@@ -49,19 +49,23 @@ constexpr unsigned kMaxNesting = 1000;
 /// prints why it cannot: text nested deeper than kMaxNesting is refused,
 /// and bytecode is read in a child process first, so that bytecode that
 /// crashes or hangs MLIR's reader is an error, not the runner's crash.
+/// `everyDialect`: the context has every dialect MLIR has (--passes).
 mlir::OwningOpRef<mlir::ModuleOp> parseProgram(llvm::SourceMgr &sourceMgr,
-                                               mlir::MLIRContext &context);
+                                               mlir::MLIRContext &context,
+                                               bool everyDialect = false);
 
 /// Improves three of the parser's messages, as a handler that sees every
 /// diagnostic of the parse before the printing one does:
 /// - an op or type of a dialect the context does not know: MLIR suggests
 ///   -allow-unregistered-dialect, which gpu-runner does not have; say which
-///   dialects it accepts instead;
+///   dialects it accepts instead, and, unless it has them all, that
+///   --passes opens the others;
 /// - an error at the end of the input: note that the input may be truncated;
 /// - an error in bytecode, which has no line and column: at the file's start.
 class ParseDiagnostics {
 public:
-  ParseDiagnostics(mlir::MLIRContext &context, llvm::SourceMgr &sourceMgr);
+  ParseDiagnostics(mlir::MLIRContext &context, llvm::SourceMgr &sourceMgr,
+                   bool everyDialect);
 
 private:
   llvm::LogicalResult handle(mlir::Diagnostic &diag);
@@ -71,8 +75,26 @@ private:
 
   mlir::MLIRContext &context;
   llvm::SourceMgr &sourceMgr;
+  bool everyDialect;
   mlir::ScopedDiagnosticHandler handler;
 };
+
+//===----------------------------------------------------------------------===//
+// InputPasses.cpp
+//===----------------------------------------------------------------------===//
+
+/// The dialects a program of `options` may use: those the lowering takes
+/// (registerInputDialects), and with --passes every dialect MLIR has, for
+/// the passes to lower.
+void registerProgramDialects(mlir::DialectRegistry &registry,
+                             const CompileOptions &options);
+
+/// --passes: runs `options.passes`, a pass pipeline in mlir-opt's textual
+/// syntax (`a,func.func(b{opt=1})`, with or without `builtin.module(...)`
+/// around it), on `module`; an error for a pipeline that does not parse.
+llvm::LogicalResult runInputPasses(mlir::ModuleOp module,
+                                   const CompileOptions &options,
+                                   mlir::TimingScope &timing);
 
 //===----------------------------------------------------------------------===//
 // Lowering.cpp
@@ -136,6 +158,11 @@ llvm::LogicalResult checkExternalSymbols(mlir::ModuleOp module,
 /// times over while the program is compiled and loaded, and LLVM's code
 /// generation fails, with no location, on larger ones.
 constexpr uint64_t kMaxGlobalBytes = uint64_t(1) << 30;
+
+/// Drops the empty builtin.modules nested in `module` (a transform script
+/// erased by its interpreter leaves one behind); an error at a nested
+/// module that holds anything, which gpu-runner would not run.
+llvm::LogicalResult dropNestedModules(mlir::ModuleOp module);
 
 /// Checks that no global of the lowered program is larger than
 /// kMaxGlobalBytes, at the global, before LLVM tries to hold it.

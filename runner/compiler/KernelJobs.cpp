@@ -36,7 +36,7 @@ KernelResult compileKernels(const std::string &bytecode,
                             TimingScope &timing) {
   KernelResult result;
   DialectRegistry registry;
-  registerInputDialects(registry);
+  registerProgramDialects(registry, options);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;

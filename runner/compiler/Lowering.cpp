@@ -127,6 +127,25 @@ LogicalResult checkExternalSymbols(ModuleOp module, CompileTarget &jit,
   return success(unresolved.empty());
 }
 
+LogicalResult dropNestedModules(ModuleOp module) {
+  SmallVector<ModuleOp> nested;
+  for (ModuleOp inner : module.getBody()->getOps<ModuleOp>())
+    nested.push_back(inner);
+  bool ok = true;
+  for (ModuleOp inner : nested) {
+    if (inner.getBody()->empty()) {
+      inner.erase();
+      continue;
+    }
+    inner.emitError()
+        << "a nested 'builtin.module' that holds ops is not run: gpu-runner "
+           "runs the top-level module's functions and kernels; move what it "
+           "holds to the top level (an empty nested module is dropped)";
+    ok = false;
+  }
+  return success(ok);
+}
+
 LogicalResult checkGlobalSizes(ModuleOp module) {
   DataLayout layout(module);
   bool ok = true;

@@ -268,8 +268,8 @@ std::optional<std::string> readBytecodeInChild(llvm::SourceMgr &sourceMgr,
 } // namespace
 
 OwningOpRef<ModuleOp> parseProgram(llvm::SourceMgr &sourceMgr,
-                                   MLIRContext &context) {
-  ParseDiagnostics parseDiagnostics(context, sourceMgr);
+                                   MLIRContext &context, bool everyDialect) {
+  ParseDiagnostics parseDiagnostics(context, sourceMgr, everyDialect);
   const llvm::MemoryBuffer *input =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   if (!input->getBuffer().starts_with(kBytecodeMagic)) {
@@ -305,8 +305,9 @@ Location getModuleLocation(ModuleOp module) {
 }
 
 ParseDiagnostics::ParseDiagnostics(MLIRContext &context,
-                                   llvm::SourceMgr &sourceMgr)
-    : context(context), sourceMgr(sourceMgr),
+                                   llvm::SourceMgr &sourceMgr,
+                                   bool everyDialect)
+    : context(context), sourceMgr(sourceMgr), everyDialect(everyDialect),
       handler(&context, [this](Diagnostic &diag) { return handle(diag); }) {}
 
 LogicalResult ParseDiagnostics::handle(Diagnostic &diag) {
@@ -320,6 +321,9 @@ LogicalResult ParseDiagnostics::handle(Diagnostic &diag) {
     better << message.substr(0, cut)
            << ": gpu-runner accepts ops and types of the dialects ";
     llvm::interleaveComma(context.getAvailableDialects(), better);
+    if (!everyDialect)
+      better << "; --passes opens the others that MLIR has, for passes that "
+                "lower them to these";
     return success(); // replaced by `better`, printed when it goes
   }
   auto fileLoc = dyn_cast<FileLineColLoc>(diag.getLocation());

@@ -1,0 +1,13 @@
+// --passes: a pipeline that does not parse is an error before anything
+// runs, in the words of MLIR's pipeline parser, with the flag named.
+// RUN: %expect-exit-1 %gpu-runner --passes=no-such-pass %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: %expect-exit-1 %gpu-runner '--passes=canonicalize{no-such-option=1}' %s 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: %expect-exit-1 %gpu-runner '--passes=func.func(canonicalize' %s 2>&1 | FileCheck %s --check-prefix=SYNTAX
+
+// UNKNOWN: error: --passes: 'no-such-pass' does not refer to a registered pass or pass pipeline
+// OPTION: error: --passes: {{.*}}no-such-option
+// SYNTAX: error: --passes: {{.*}}
+
+func.func @main() {
+  return
+}
