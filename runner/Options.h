@@ -146,8 +146,8 @@ struct RunnerOptions {
       llvm::cl::desc("Run this pass pipeline on the program before "
                      "gpu-runner's own lowering, as `mlir-opt --pass-pipeline` "
                      "would: any pass MLIR registers, e.g. "
-                     "'lower-vector-mask,func.func(arith-emulate-wide-int{"
-                     "widest-int-supported=32})'; the program may then use "
+                     "'func.func(lower-vector-mask),arith-emulate-wide-int{"
+                     "widest-int-supported=32}'; the program may then use "
                      "any dialect that the passes lower"),
       llvm::cl::value_desc("pipeline"), llvm::cl::cat(category)};
 
