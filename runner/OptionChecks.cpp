@@ -8,6 +8,7 @@
 #include "wrappers/Backend.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -213,6 +214,28 @@ Error checkInputIsMLIR(const llvm::MemoryBuffer &input) {
                      "the input is neither MLIR text nor MLIR bytecode: "
                      "byte " +
                          Twine(offset) + " is " + byte);
+}
+
+std::string findGivenLlvmOption(const RunnerOptions &options, int argc,
+                                char **argv) {
+  const auto *begin = reinterpret_cast<const char *>(&options);
+  const auto *end = begin + sizeof(options);
+  auto registered = llvm::cl::getRegisteredOptions();
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "--")
+      break; // What follows is positional.
+    if (!arg.starts_with("-") || arg == "-")
+      continue;
+    llvm::StringRef name = arg.ltrim('-').split('=').first;
+    auto found = registered.find(name);
+    if (found == registered.end())
+      continue;
+    const auto *option = reinterpret_cast<const char *>(found->second);
+    if (option < begin || option >= end)
+      return "-" + name.str();
+  }
+  return "";
 }
 
 llvm::Expected<PipelineOptions> choosePipeline(const RunnerOptions &options,

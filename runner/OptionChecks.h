@@ -22,6 +22,15 @@ namespace gpu_runner {
 /// anything is read.
 llvm::Error checkOptions(const RunnerOptions &options, Backend backend);
 
+/// The first of LLVM's own options (not gpu-runner's flags, which are
+/// members of `options`) among `argv`, as "-name", or empty. Such an option
+/// changes what LLVM compiles (-matrix-default-layout=row-major) in a way
+/// that the compile cache's key cannot say. Only the arguments and the
+/// registry's names and addresses are read: an option that a library
+/// registered is not touched.
+std::string findGivenLlvmOption(const RunnerOptions &options, int argc,
+                                char **argv);
+
 /// Text MLIR is UTF-8 without NUL bytes, and bytecode starts with its magic
 /// number; anything else is an error here, at the line and column of the
 /// first byte that is neither, before the parser tries to echo a line of

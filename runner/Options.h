@@ -371,6 +371,10 @@ struct RunnerOptions {
       }
     return level;
   }
+
+  /// The first of LLVM's own options given on the command line ("-name"),
+  /// or empty (findGivenLlvmOption, after parsing).
+  std::string llvmOption;
 };
 
 } // namespace gpu_runner

@@ -9,9 +9,7 @@
 #include "runner/RunnerError.h"
 #include "wrappers/Backend.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -80,27 +78,12 @@ std::string computeCacheKey(const RunnerOptions &options, Backend backend,
   return key.add("input", input).finish();
 }
 
-/// The first of LLVM's own options (not gpu-runner's flags) given on the
-/// command line, as "-name", or empty: such an option changes what LLVM
-/// compiles (-matrix-default-layout=row-major), and the cache key cannot
-/// say how.
-std::string findGivenLlvmOption(const RunnerOptions &options) {
-  for (const auto &entry : llvm::cl::getRegisteredOptions()) {
-    const llvm::cl::Option *option = entry.second;
-    if (option->getNumOccurrences() > 0 &&
-        !llvm::is_contained(option->Categories, &options.category))
-      return "-" + entry.first.str();
-  }
-  return "";
-}
-
 /// Why this run compiles without the cache, or empty if it may use it.
 std::string getCacheBypassReason(const RunnerOptions &options) {
   if (options.noCache)
     return "--no-cache";
-  if (std::string llvmOption = findGivenLlvmOption(options);
-      !llvmOption.empty())
-    return "LLVM's " + llvmOption + " compiles afresh";
+  if (!options.llvmOption.empty())
+    return "LLVM's " + options.llvmOption + " compiles afresh";
   // Flags whose output is made while compiling.
   if (options.printIRAfterAll)
     return "--print-ir-after-all compiles afresh";

@@ -241,6 +241,7 @@ int runGpuRunnerMain(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "gpu-runner: lower and run an MLIR program that uses the gpu dialect\n");
+  options.llvmOption = findGivenLlvmOption(options, argc, argv);
 
   if (options.listDevices)
     return reportErrors(listDevices());
