@@ -70,9 +70,9 @@ LogicalResult runInputPasses(ModuleOp module, const CompileOptions &options,
   static std::once_flag registered;
   std::call_once(registered, [] { registerAllPasses(); });
   StringRef pipeline = stripModuleAnchor(options.passes);
-  // Parsed once to report a bad pipeline, then into the pass manager.
-  OpPassManager check(ModuleOp::getOperationName(),
-                      OpPassManager::Nesting::Implicit);
+  // Parsed once to report a bad pipeline, then into the pass manager. The
+  // parser nests nothing, whatever the manager's nesting says.
+  OpPassManager check(ModuleOp::getOperationName());
   std::string message;
   llvm::raw_string_ostream errors(message);
   if (failed(parsePassPipeline(pipeline, check, errors))) {
