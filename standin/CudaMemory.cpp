@@ -233,6 +233,23 @@ CUresult cuMemHostUnregister(void *p) {
   return finish(call, driver().unregisterHost(p));
 }
 
+CUresult cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p,
+                                   unsigned int Flags) {
+  Call call("cuMemHostGetDevicePointer_v2");
+  call.argPointer("p", p).arg("Flags", Flags);
+  ENTER(call, Context);
+  // "Flags provided for future releases. For now, it must be set to 0."
+  if (!pdptr || Flags != 0)
+    return fail(call, Error::InvalidValue);
+  void *device = nullptr;
+  Error error = driver().getMappedPointer(p, device);
+  if (error == Error::Success) {
+    *pdptr = addressOf(device);
+    call.out("*pdptr", driver().describePointer(device));
+  }
+  return finish(call, error);
+}
+
 //===----------------------------------------------------------------------===//
 // Copies and memsets.
 //===----------------------------------------------------------------------===//

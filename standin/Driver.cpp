@@ -408,6 +408,11 @@ Error Driver::unregisterHost(void *pointer) {
   return memory.unregisterHost(pointer);
 }
 
+Error Driver::getMappedPointer(const void *pointer, void *&device) {
+  std::lock_guard<std::mutex> lock(scheduler.mutex);
+  return memory.getMappedPointer(pointer, device);
+}
+
 MemoryKind Driver::classify(const void *pointer) {
   std::lock_guard<std::mutex> lock(scheduler.mutex);
   return memory.classify(pointer);

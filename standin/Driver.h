@@ -162,6 +162,7 @@ public:
   Error registerHost(void *pointer, uint64_t bytes, unsigned flags,
                      bool readOnly);
   Error unregisterHost(void *pointer);
+  Error getMappedPointer(const void *pointer, void *&device);
   MemoryKind classify(const void *pointer);
   bool canRead(const void *pointer, uint64_t bytes);
 

@@ -183,6 +183,20 @@ hipError_t hipHostUnregister(void *hostPtr) {
   return finish(call, driver().unregisterHost(hostPtr));
 }
 
+hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr,
+                                   unsigned int flags) {
+  Call call("hipHostGetDevicePointer");
+  call.argPointer("hstPtr", hstPtr).arg("flags", flags);
+  ENTER(call, Context);
+  // "flags: Flags to be passed for extension", which must be 0.
+  if (!devPtr || flags != 0)
+    return finish(call, Error::InvalidValue);
+  Error error = driver().getMappedPointer(hstPtr, *devPtr);
+  if (error == Error::Success)
+    call.out("*devPtr", driver().describePointer(*devPtr));
+  return finish(call, error);
+}
+
 //===----------------------------------------------------------------------===//
 // Copies and memsets.
 //===----------------------------------------------------------------------===//

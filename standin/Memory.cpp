@@ -355,6 +355,18 @@ Error Memory::unregisterHost(void *pointer) {
   return Error::Success;
 }
 
+Error Memory::getMappedPointer(const void *pointer, void *&device) const {
+  auto address = reinterpret_cast<uintptr_t>(pointer);
+  auto it = registrations.upper_bound(address);
+  if (it == registrations.begin())
+    return Error::InvalidValue;
+  const Registration &registration = std::prev(it)->second;
+  if (address - registration.begin >= registration.bytes)
+    return Error::InvalidValue;
+  device = const_cast<void *>(pointer);
+  return Error::Success;
+}
+
 void Memory::getInfo(int device, uint64_t &freeBytes,
                      uint64_t &totalBytes) const {
   const Arena &arena = *deviceArenas.at(device);

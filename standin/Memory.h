@@ -153,6 +153,10 @@ public:
   Error registerHost(void *pointer, uint64_t bytes, unsigned flags,
                      bool readOnly);
   Error unregisterHost(void *pointer);
+  /// The device's address of registered host memory: the stand-in reaches
+  /// it at its own address, as a GPU with unified addressing does.
+  /// InvalidValue for an address outside every registration.
+  Error getMappedPointer(const void *pointer, void *&device) const;
 
   void getInfo(int device, uint64_t &freeBytes, uint64_t &totalBytes) const;
 

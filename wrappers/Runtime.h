@@ -118,6 +118,10 @@ public:
   Status hostUnregisterMemRef(int64_t rank, void *descriptor,
                               int64_t elementSizeBytes, const char *loc);
   virtual Status setDefaultDevice(int32_t device, const char *loc) = 0;
+  /// The device's address of `host`, which must lie in memory that
+  /// hostRegister registered.
+  virtual Status getDevicePointer(void *host, void *&device,
+                                  const char *loc) = 0;
 
   //===--------------------------------------------------------------------===//
   // Timers (mgpuTimer*): two points recorded on a stream.

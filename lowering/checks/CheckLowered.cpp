@@ -1,6 +1,7 @@
 //===- CheckLowered.cpp - Everything left must be LLVM dialect ------------===//
 
 #include "lowering/Passes.h"
+#include "lowering/runtime/GpuRuntimeToLLVM.h"
 #include "lowering/runtime/MgpuCalls.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -74,6 +75,22 @@ public:
                            << " once lowered, but gpu-runner's runtime "
                               "defines it as "
                            << expected;
+      mismatch = true;
+    }
+    // The ROCm runtime's functions, which the lowering replaced where the
+    // types were its own: what is left calls them with others.
+    for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
+      StringRef name = function.getName();
+      if ((name != kDeviceMemRefFloat && name != kDeviceMemRefInt32) ||
+          !function.isExternal() ||
+          SymbolTable::symbolKnownUseEmpty(function, module))
+        continue;
+      StringRef type =
+          name == kDeviceMemRefFloat ? "memref<?xf32>" : "memref<?xi32>";
+      function.emitError() << "'" << name
+                           << "' is declared with other types than the ROCm "
+                              "runtime's, which takes one "
+                           << type << " and returns one";
       mismatch = true;
     }
     if (mismatch)

@@ -52,11 +52,19 @@ void populateFloatAtomicsToLLVMPatterns(
 void populateAssertToMgpuCallPatterns(const mlir::LLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 
+/// The ROCm runtime's functions that return a registered host memref at
+/// the device's address, which programs call (LocatedHostCalls.cpp).
+inline constexpr llvm::StringLiteral kDeviceMemRefFloat =
+    "mgpuMemGetDeviceMemRef1dFloat";
+inline constexpr llvm::StringLiteral kDeviceMemRefInt32 =
+    "mgpuMemGetDeviceMemRef1dInt32";
+
 /// Adds the lowering of the host code's memref.dealloc to
-/// mgpuMemrefDeallocAt, and of its calls of the mgpuTimer* functions to
-/// their `At` forms, so that their run-time errors name the op or call and
-/// where it was written; upstream's patterns remain for the forms these do
-/// not take. See LocatedHostCalls.cpp.
+/// mgpuMemrefDeallocAt, of its calls of the mgpuTimer* functions to their
+/// `At` forms, so that their run-time errors name the op or call and where
+/// it was written, and of its calls of mgpuMemGetDeviceMemRef1d*; upstream's
+/// patterns remain for the forms these do not take. See
+/// LocatedHostCalls.cpp.
 void populateLocatedHostCallPatterns(const mlir::LLVMTypeConverter &converter,
                                      mlir::RewritePatternSet &patterns);
 

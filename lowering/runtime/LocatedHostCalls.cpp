@@ -14,7 +14,12 @@
 //   ...): each call becomes a call of the function's `At` form with the
 //   call's location, reported as "file.mlir:9:5: error: mgpuTimerStop: ...".
 //
-// Both take precedence over upstream's patterns; a form they do not take
+// - the ROCm runtime's mgpuMemGetDeviceMemRef1dFloat and ...1dInt32, which
+//   programs call with a registered host memref, and which return the
+//   memref at the device's address: the same descriptor, its pointers from
+//   mgpuMemGetDevicePointerAt, on every backend.
+//
+// They take precedence over upstream's patterns; a form they do not take
 // (an unranked memref, a memory space, a call whose lowered types are not
 // the runtime's, which gpu-runner-check-lowered reports) is left to those.
 //
@@ -113,12 +118,70 @@ public:
   }
 };
 
+/// The element type of the 1-D memrefs that the ROCm runtime's function
+/// `name` takes and returns, if it is mgpuMemGetDeviceMemRef1d*.
+Type getDeviceMemRefElementType(StringRef name, MLIRContext *context) {
+  if (name == kDeviceMemRefFloat)
+    return Float32Type::get(context);
+  if (name == kDeviceMemRefInt32)
+    return IntegerType::get(context, 32);
+  return nullptr;
+}
+
+///   %d = func.call @mgpuMemGetDeviceMemRef1dFloat(%m)
+///       : (memref<?xf32>) -> memref<?xf32>
+///   -> %m's descriptor, both pointers
+///      llvm.call @mgpuMemGetDevicePointerAt(%aligned, %loc)
+class DeviceMemRefCallLowering : public ConvertOpToLLVMPattern<func::CallOp> {
+public:
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(func::CallOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type element = getDeviceMemRefElementType(op.getCallee(), getContext());
+    if (!element)
+      return rewriter.notifyMatchFailure(op, "not mgpuMemGetDeviceMemRef1d*");
+    auto isMemRef1d = [&](Type type) {
+      auto memref = dyn_cast<MemRefType>(type);
+      return memref && memref.getRank() == 1 &&
+             memref.getElementType() == element && !memref.getMemorySpace();
+    };
+    if (op.getNumOperands() != 1 || op.getNumResults() != 1 ||
+        !isMemRef1d(op.getOperand(0).getType()) ||
+        !isMemRef1d(op.getResult(0).getType()))
+      return rewriter.notifyMatchFailure(op, "not the runtime's types");
+    Type resultType = typeConverter->convertType(op.getResult(0).getType());
+    if (!resultType)
+      return failure();
+
+    Location loc = op.getLoc();
+    MemRefDescriptor source(adaptor.getOperands()[0]);
+    Value where = getConstantString(rewriter, loc,
+                                    getRuntimeLocation(op.getCallee(), loc));
+    FailureOr<LLVM::CallOp> call =
+        createMgpuCall(rewriter, loc, MgpuFunction::mgpuMemGetDevicePointerAt,
+                       {source.alignedPtr(rewriter, loc), where});
+    if (failed(call))
+      return failure();
+    Value device = call->getResult();
+    auto result = MemRefDescriptor::poison(rewriter, loc, resultType);
+    result.setAllocatedPtr(rewriter, loc, device);
+    result.setAlignedPtr(rewriter, loc, device);
+    result.setOffset(rewriter, loc, source.offset(rewriter, loc));
+    result.setSize(rewriter, loc, 0, source.size(rewriter, loc, 0));
+    result.setStride(rewriter, loc, 0, source.stride(rewriter, loc, 0));
+    rewriter.replaceOp(op, Value(result));
+    return success();
+  }
+};
+
 } // namespace
 
 void populateLocatedHostCallPatterns(const LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns) {
-  patterns.add<DeallocToMgpuCall, RuntimeCallToLocatedForm>(
-      converter, kLocatedCallBenefit);
+  patterns.add<DeallocToMgpuCall, DeviceMemRefCallLowering,
+               RuntimeCallToLocatedForm>(converter, kLocatedCallBenefit);
 }
 
 } // namespace gpu_runner

@@ -357,6 +357,12 @@ void mgpuSetDefaultDeviceAt(int32_t device, const char *loc) {
   check(getRuntime().setDefaultDevice(device, loc), loc);
 }
 
+void *mgpuMemGetDevicePointerAt(void *hostPtr, const char *loc) {
+  void *device = nullptr;
+  check(getRuntime().getDevicePointer(hostPtr, device, loc), loc);
+  return device;
+}
+
 void mgpuAllocSizeErrorAt(int64_t rank, const int64_t *sizes,
                           int64_t elementSizeBytes, const char *loc) {
   reportFatalError(loc, describeBadAllocation(rank, sizes, elementSizeBytes));

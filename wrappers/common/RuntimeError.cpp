@@ -97,6 +97,12 @@ std::string formatPointer(const void *pointer) {
   return buffer;
 }
 
+std::string describeUnregisteredPointer(const void *pointer) {
+  return formatPointer(pointer) +
+         " is not in host memory that gpu.host_register registered: only "
+         "such memory has a device address";
+}
+
 void reportFatalError(const char *loc, const std::string &message) {
   reportFatalError(loc, message, std::string());
 }

@@ -83,6 +83,9 @@ std::string opName(const char *loc);
 /// "0x7f12345000": how messages print an address.
 std::string formatPointer(const void *pointer);
 
+/// Why `pointer` has no device address: it is not in registered memory.
+std::string describeUnregisteredPointer(const void *pointer);
+
 /// "1 byte", "16 bytes".
 std::string byteCount(uint64_t bytes);
 

@@ -312,6 +312,14 @@ Result CudaDriver::hostUnregister(void *pointer) {
   return symbols().cuMemHostUnregister(pointer);
 }
 
+Result CudaDriver::getMappedPointer(void *&device, void *host) {
+  CUdeviceptr pointer = 0;
+  Result result =
+      symbols().cuMemHostGetDevicePointer(&pointer, host, /*Flags=*/0);
+  device = reinterpret_cast<void *>(pointer);
+  return result;
+}
+
 Result CudaDriver::loadModule(void *&module, const void *data, uint64_t bytes,
                               int32_t format, int optLevel, std::string &log) {
   auto *handle = reinterpret_cast<CUmodule *>(&module);

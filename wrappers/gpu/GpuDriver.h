@@ -116,6 +116,8 @@ public:
                           uint64_t height, void *stream) = 0;
   virtual Result hostRegister(void *pointer, uint64_t bytes) = 0;
   virtual Result hostUnregister(void *pointer) = 0;
+  /// The device's address of registered host memory.
+  virtual Result getMappedPointer(void *&device, void *host) = 0;
 
   // Kernels. `format` is a DeviceObjectFormat; `log` receives what the
   // driver said when it could not compile assembly.

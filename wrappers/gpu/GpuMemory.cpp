@@ -263,4 +263,17 @@ Status GpuRuntime::hostUnregister(void *ptr, const char *) {
   return check(driver.hostUnregister(ptr));
 }
 
+Status GpuRuntime::getDevicePointer(void *host, void *&device, const char *) {
+  std::lock_guard<std::mutex> lock(mutex);
+  void *stream;
+  int deviceIndex;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveStream(nullptr, stream, deviceIndex));
+  auto address = reinterpret_cast<uintptr_t>(host);
+  auto it = registered.upper_bound(address);
+  if (it == registered.begin() ||
+      address - std::prev(it)->first >= std::prev(it)->second)
+    return Status::error(describeUnregisteredPointer(host));
+  return check(driver.getMappedPointer(device, host));
+}
+
 } // namespace gpu_runner

@@ -277,6 +277,10 @@ Result HipDriver::hostUnregister(void *pointer) {
   return symbols().hipHostUnregister(pointer);
 }
 
+Result HipDriver::getMappedPointer(void *&device, void *host) {
+  return symbols().hipHostGetDevicePointer(&device, host, /*flags=*/0);
+}
+
 Result HipDriver::loadModule(void *&module, const void *data, uint64_t,
                              int32_t format, int, std::string &log) {
   if (format != kDeviceObjectBinary) {

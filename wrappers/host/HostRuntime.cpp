@@ -352,6 +352,15 @@ Status HostRuntime::hostUnregister(void *ptr, const char *) {
   return hostRegistry.unregisterRange(ptr);
 }
 
+Status HostRuntime::getDevicePointer(void *host, void *&device, const char *) {
+  // The device's memory is the host's: registered memory is at its own
+  // address, as on a GPU with unified addressing.
+  if (!hostRegistry.contains(host, 1))
+    return Status::error(describeUnregisteredPointer(host));
+  device = host;
+  return Status();
+}
+
 Status HostRuntime::createTimer(void *&timer, const char *) {
   return timerTable.create(timer);
 }

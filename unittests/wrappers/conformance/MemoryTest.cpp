@@ -274,6 +274,29 @@ TEST_CASE_METHOD(RuntimeFixture,
 }
 
 TEST_CASE_METHOD(RuntimeFixture,
+                 "registered host memory has a device address, other memory "
+                 "none",
+                 "[memory][register]") {
+  std::vector<float> host(16);
+  void *device = nullptr;
+  REQUIRE_ERROR(runtime.getDevicePointer(host.data() + 2, device, kLoc),
+                "is not in host memory that gpu.host_register registered");
+  REQUIRE_OK(runtime.hostRegister(host.data(), 64, "gpu.host_register"));
+  // Anywhere in the registered bytes, not only at their start.
+  REQUIRE_OK(runtime.getDevicePointer(host.data() + 2, device, kLoc));
+  CHECK(device != nullptr);
+  REQUIRE_ERROR(runtime.getDevicePointer(host.data() + 16, device, kLoc),
+                "is not in host memory that gpu.host_register registered");
+  REQUIRE_OK(runtime.hostUnregister(host.data(), kLoc));
+  REQUIRE_ERROR(runtime.getDevicePointer(host.data() + 2, device, kLoc),
+                "is not in host memory that gpu.host_register registered");
+  // Device memory is not host memory.
+  void *allocation = allocate(64);
+  REQUIRE_ERROR(runtime.getDevicePointer(allocation, device, kLoc),
+                "is not in host memory that gpu.host_register registered");
+}
+
+TEST_CASE_METHOD(RuntimeFixture,
                  "finalize lists the leaks, oldest first, and the runtime is "
                  "usable again",
                  "[memory][finalize]") {

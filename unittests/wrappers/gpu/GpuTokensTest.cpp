@@ -159,6 +159,10 @@ public:
   }
   Result hostRegister(void *, uint64_t) override { return 0; }
   Result hostUnregister(void *) override { return 0; }
+  Result getMappedPointer(void *&device, void *host) override {
+    device = host;
+    return 0;
+  }
 
   Result loadModule(void *&, const void *, uint64_t, int32_t, int,
                     std::string &) override {
