@@ -76,42 +76,6 @@ using namespace mlir;
 
 namespace gpu_runner {
 
-void registerInputDialects(DialectRegistry &registry) {
-  registry.insert<affine::AffineDialect, arith::ArithDialect,
-                  async::AsyncDialect, cf::ControlFlowDialect,
-                  complex::ComplexDialect, DLTIDialect, func::FuncDialect,
-                  gpu::GPUDialect, index::IndexDialect, linalg::LinalgDialect,
-                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
-                  scf::SCFDialect, ub::UBDialect, vector::VectorDialect>();
-  // The attributes of programs written for Vulkan, Level Zero or SYCL
-  // (spirv.target_env, spirv.entry_point_abi): their kernels are plain gpu
-  // dialect, and run on every backend; SPIR-V's ops have no lowering here.
-  registry.insert<spirv::SPIRVDialect>();
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  // The run-time checks of the host code's ops (--check-bounds).
-  linalg::registerRuntimeVerifiableOpInterfaceExternalModels(registry);
-  memref::registerRuntimeVerifiableOpInterfaceExternalModels(registry);
-  // What compiling kernels for a GPU target needs: the conversions that the
-  // NVVM lowering of a gpu.module applies to the dialects in it, ...
-  arith::registerConvertArithToLLVMInterface(registry);
-  cf::registerConvertControlFlowToLLVMInterface(registry);
-  index::registerConvertIndexToLLVMInterface(registry);
-  registerConvertComplexToLLVMInterface(registry);
-  registerConvertFuncToLLVMInterface(registry);
-  registerConvertMathToLLVMInterface(registry);
-  registerConvertMemRefToLLVMInterface(registry);
-  registerConvertNVVMToLLVMInterface(registry);
-  ub::registerConvertUBToLLVMInterface(registry);
-  vector::registerConvertVectorToLLVMInterface(registry);
-  // ... and the translation and serialization of its result.
-  registerNVVMDialectTranslation(registry);
-  registerROCDLDialectTranslation(registry);
-  ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
-  registerGPUDialectTranslation(registry);
-  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-}
-
 void registerPipelinePasses() {
   registerGpuRunnerPasses();
   registerCheckLaunchSizes();

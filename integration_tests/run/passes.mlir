@@ -1,7 +1,7 @@
 // --passes runs upstream's passes on the program before gpu-runner's own
 // lowering, as `mlir-opt -one-shot-bufferize ... | mlir-runner` would: here
 // a program on tensors, bufferized, then copied to the device and back.
-// Without the passes it is refused (errors/unsupported/linalg-on-tensors.mlir).
+// Without the passes gpu-runner bufferizes it by itself (tensors.mlir).
 // The pipeline may be written with the module anchor or without; the same
 // program with other passes is another entry in the compile cache.
 // RUN: rm -rf %t

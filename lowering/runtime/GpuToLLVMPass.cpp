@@ -44,41 +44,23 @@ using namespace mlir;
 namespace gpu_runner {
 namespace {
 
-/// A linalg op on tensors: what convert-linalg-to-loops leaves.
-bool isTensorLinalgOp(Operation *op) {
-  auto isTensor = [](Type type) { return isa<TensorType>(type); };
-  return op->getName().getDialectNamespace() == "linalg" &&
-         (llvm::any_of(op->getOperandTypes(), isTensor) ||
-          llvm::any_of(op->getResultTypes(), isTensor));
-}
-
 /// Reports the first gpu op of the host code in a form the lowering does not
 /// support, with the reason.
 LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
   WalkResult result =
-      module.walk<WalkOrder::PreOrder>(
-          [&](Operation *op) -> WalkResult {
-            if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
-              return WalkResult::skip();
-            if (isTensorLinalgOp(op)) {
-              op->emitError()
-                  << "'" << op->getName()
-                  << "' works on tensors, which gpu-runner does not bufferize "
-                     "by itself: write it on memrefs, or bufferize the "
-                     "program first (--passes='one-shot-bufferize{"
-                     "bufferize-function-boundaries}')";
-              return WalkResult::interrupt();
-            }
-            if (!isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))
-              return WalkResult::advance();
+      module.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+        if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
+          return WalkResult::skip();
+        if (!isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))
+          return WalkResult::advance();
 
-            std::string reason = getUnsupportedFormReason(op, indexBitwidth);
-            if (reason.empty())
-              return WalkResult::advance();
-            op->emitError()
-                << "'" << op->getName() << "' cannot be lowered: " << reason;
-            return WalkResult::interrupt();
-          });
+        std::string reason = getUnsupportedFormReason(op, indexBitwidth);
+        if (reason.empty())
+          return WalkResult::advance();
+        op->emitError() << "'" << op->getName()
+                        << "' cannot be lowered: " << reason;
+        return WalkResult::interrupt();
+      });
   return failure(result.wasInterrupted());
 }
 

@@ -197,7 +197,11 @@ compileProgramTimed(std::unique_ptr<llvm::MemoryBuffer> input,
     if (failed(runInputPasses(*module, options, passesTiming)))
       return failure();
   }
-  if (failed(dropNestedModules(*module)))
+  FunctionType writtenEntryType;
+  if (options.withData && !options.launch)
+    writtenEntryType = getWrittenEntryType(*module, options.entryPoint);
+  if (failed(runDefaultInputPasses(*module, options, timing)) ||
+      failed(dropNestedModules(*module)))
     return failure();
 
   CompiledProgram program;
@@ -205,7 +209,7 @@ compileProgramTimed(std::unique_ptr<llvm::MemoryBuffer> input,
     return failure();
   if (options.withData) {
     FailureOr<EntrySignature> signature =
-        readEntrySignature(*module, options.entryPoint);
+        readEntrySignature(*module, options.entryPoint, writtenEntryType);
     if (failed(signature))
       return failure();
     program.signature = std::move(*signature);

@@ -96,6 +96,15 @@ llvm::LogicalResult runInputPasses(mlir::ModuleOp module,
                                    const CompileOptions &options,
                                    mlir::TimingScope &timing);
 
+/// What upstream's tests have mlir-opt do before mlir-runner, done for every
+/// program that needs it, after --passes: a transform script's
+/// `__transform_main` is applied to the program by the transform
+/// interpreter, and the script erased; then code on tensors is bufferized
+/// across function boundaries, and what bufferization allocates is freed.
+llvm::LogicalResult runDefaultInputPasses(mlir::ModuleOp module,
+                                          const CompileOptions &options,
+                                          mlir::TimingScope &timing);
+
 //===----------------------------------------------------------------------===//
 // Lowering.cpp
 //===----------------------------------------------------------------------===//
@@ -126,8 +135,17 @@ llvm::LogicalResult checkEntryPoint(mlir::ModuleOp module, llvm::StringRef name,
 /// lowering; an error at the function for a type values cannot be given
 /// or read for. A name that is no function gets an empty signature, for
 /// checkEntryPoint to report after lowering.
-llvm::FailureOr<EntrySignature> readEntrySignature(mlir::ModuleOp module,
-                                                   llvm::StringRef name);
+/// `written`, where not null, is the function's type as the program wrote
+/// it (getWrittenEntryType): its tensors, which bufferization made memrefs,
+/// name the arguments and results in messages and `result[N]: TYPE` lines.
+llvm::FailureOr<EntrySignature>
+readEntrySignature(mlir::ModuleOp module, llvm::StringRef name,
+                   mlir::FunctionType written = {});
+
+/// The type of the entry point `name` as written, where it is a func.func
+/// (else null): read before bufferization turns its tensors into memrefs.
+mlir::FunctionType getWrittenEntryType(mlir::ModuleOp module,
+                                       llvm::StringRef name);
 
 /// What a user can run instead of a missing entry point, as the end of
 /// checkEntryPoint's message: the program's functions for -e, or, in a file

@@ -99,7 +99,7 @@ std::optional<EntryType> getEntryType(Type type, bool isResult) {
 
 constexpr llvm::StringLiteral kSupportedTypes =
     "index, integer (i1 to i64) and float (f16, f32, f64) scalars, and "
-    "memrefs of them with an identity layout";
+    "memrefs of them with an identity layout, or ranked tensors of them";
 
 std::string formatLocation(Location loc) {
   if (auto file = loc->findInstanceOf<FileLineColLoc>())
@@ -109,27 +109,44 @@ std::string formatLocation(Location loc) {
   return "";
 }
 
+/// The type to name in messages and the `result[N]: TYPE` lines: the one
+/// the program wrote, where bufferization made a tensor a memref.
+Type getShownType(Type type, TypeRange written, size_t i) {
+  if (i < written.size() && isa<TensorType>(written[i]))
+    return written[i];
+  return type;
+}
+
 /// The signature of `types` (inputs and results of a function at `op`).
+/// `writtenInputs` and `writtenResults`, where not empty, are the types as
+/// the program wrote them.
 FailureOr<EntrySignature> makeSignature(Operation *op, StringRef name,
-                                        TypeRange inputs, TypeRange results) {
+                                        TypeRange inputs, TypeRange results,
+                                        TypeRange writtenInputs = {},
+                                        TypeRange writtenResults = {}) {
   EntrySignature signature;
   signature.name = name.str();
   signature.location = formatLocation(op->getLoc());
   for (auto [i, type] : llvm::enumerate(inputs)) {
+    Type shown = getShownType(type, writtenInputs, i);
     std::optional<EntryType> entry = getEntryType(type, false);
     if (!entry)
       return op->emitError()
-             << "entry point '" << name << "': argument " << i << " is " << type
-             << ", which --input cannot give: it gives " << kSupportedTypes;
+             << "entry point '" << name << "': argument " << i << " is "
+             << shown << ", which --input cannot give: it gives "
+             << kSupportedTypes;
+    entry->text = printType(shown);
     signature.params.push_back(*entry);
   }
   for (auto [i, type] : llvm::enumerate(results)) {
+    Type shown = getShownType(type, writtenResults, i);
     std::optional<EntryType> entry = getEntryType(type, true);
     if (!entry)
       return op->emitError()
-             << "entry point '" << name << "': result " << i << " is " << type
+             << "entry point '" << name << "': result " << i << " is " << shown
              << ", which gpu-runner cannot read: it reads " << kSupportedTypes
              << " (or any strided layout)";
+    entry->text = printType(shown);
     signature.results.push_back(*entry);
   }
   return signature;
@@ -137,12 +154,21 @@ FailureOr<EntrySignature> makeSignature(Operation *op, StringRef name,
 
 } // namespace
 
-FailureOr<EntrySignature> readEntrySignature(ModuleOp module, StringRef name) {
+FailureOr<EntrySignature> readEntrySignature(ModuleOp module, StringRef name,
+                                             FunctionType written) {
   Operation *symbol = module.lookupSymbol(name);
   if (auto function = dyn_cast_or_null<func::FuncOp>(symbol);
-      function && !function.isExternal())
+      function && !function.isExternal()) {
+    TypeRange writtenInputs, writtenResults;
+    if (written && written.getNumInputs() == function.getNumArguments() &&
+        written.getNumResults() == function.getNumResults()) {
+      writtenInputs = written.getInputs();
+      writtenResults = written.getResults();
+    }
     return makeSignature(function, name, function.getArgumentTypes(),
-                         function.getResultTypes());
+                         function.getResultTypes(), writtenInputs,
+                         writtenResults);
+  }
   if (auto function = dyn_cast_or_null<LLVM::LLVMFuncOp>(symbol);
       function && !function.isExternal() &&
       !function.getFunctionType().isVarArg()) {
@@ -158,6 +184,11 @@ FailureOr<EntrySignature> readEntrySignature(ModuleOp module, StringRef name) {
   EntrySignature signature;
   signature.name = name.str();
   return signature;
+}
+
+FunctionType getWrittenEntryType(ModuleOp module, StringRef name) {
+  auto function = dyn_cast_or_null<func::FuncOp>(module.lookupSymbol(name));
+  return function ? function.getFunctionType() : FunctionType();
 }
 
 std::string describeEntryCandidates(ModuleOp module) {

@@ -5,12 +5,14 @@
 // RUN: %expect-exit-1 %gpu-runner %s -e vector 2>&1 | FileCheck %s --check-prefix=VECTOR
 // RUN: %expect-exit-1 %gpu-runner %s -e strided 2>&1 | FileCheck %s --check-prefix=STRIDED
 
-// TENSOR: data-entry-type-invalid.mlir:[[# @LINE + 1]]:1: error: entry point 'tensor': argument 0 is 'tensor<4xf32>', which --input cannot give: it gives index, integer (i1 to i64) and float (f16, f32, f64) scalars, and memrefs of them with an identity layout
-func.func private @tensor(%t: tensor<4xf32>) {
+// An unranked tensor, which bufferization makes an unranked memref, is
+// named as written.
+// TENSOR: data-entry-type-invalid.mlir:[[# @LINE + 1]]:1: error: entry point 'tensor': argument 0 is 'tensor<*xf32>', which --input cannot give: it gives index, integer (i1 to i64) and float (f16, f32, f64) scalars, and memrefs of them with an identity layout, or ranked tensors of them
+func.func private @tensor(%t: tensor<*xf32>) {
   return
 }
 
-// VECTOR: data-entry-type-invalid.mlir:[[# @LINE + 1]]:1: error: entry point 'vector': result 0 is 'vector<4xf32>', which gpu-runner cannot read: it reads index, integer (i1 to i64) and float (f16, f32, f64) scalars, and memrefs of them with an identity layout (or any strided layout)
+// VECTOR: data-entry-type-invalid.mlir:[[# @LINE + 1]]:1: error: entry point 'vector': result 0 is 'vector<4xf32>', which gpu-runner cannot read: it reads index, integer (i1 to i64) and float (f16, f32, f64) scalars, and memrefs of them with an identity layout, or ranked tensors of them (or any strided layout)
 func.func @vector() -> vector<4xf32> {
   %v = arith.constant dense<1.0> : vector<4xf32>
   return %v : vector<4xf32>

@@ -1,7 +1,7 @@
 // RUN: %expect-exit-1 %gpu-runner %s 2>&1 | FileCheck %s
 
 func.func @main() {
-  // CHECK: unknown-dialect.mlir:[[# @LINE + 1]]:8: error: Dialect `tensor' not found for custom op 'tensor.empty'
-  %t = tensor.empty() : tensor<4xf32>
+  // CHECK: unknown-dialect.mlir:[[# @LINE + 1]]:8: error: Dialect `shape' not found for custom op 'shape.const_shape'
+  %s = shape.const_shape [1, 2] : tensor<2xindex>
   return
 }
