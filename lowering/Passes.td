@@ -417,6 +417,23 @@ def LowerVectorOps : Pass<"gpu-runner-lower-vector-ops"> {
   ];
 }
 
+def LowerVectorMasks : Pass<"gpu-runner-lower-vector-masks"> {
+  let summary = "Lower vector.mask around transfers and gathers into their "
+                "masked forms";
+  let description = [{
+    What upstream's `lower-vector-mask` does on functions, on any op, so on
+    kernels too: a `vector.mask` around a `vector.transfer_read`,
+    `vector.transfer_write` or `vector.gather` becomes the op with its mask
+    operand. It runs first in the host pipeline, before the checks that
+    would put their own ops inside a `vector.mask`, which holds one op, and
+    before `convert-vector-to-scf` in every pipeline, which does not take a
+    masked transfer of rank 2 or more inside `vector.mask`. A mask around an
+    op without side effects (a reduction, a contraction) is lowered with
+    that op, by gpu-runner-lower-vector-ops or the conversion to LLVM.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 def DumpGpuBinaries : Pass<"gpu-runner-dump-gpu-binaries",
                              "::mlir::ModuleOp"> {
   let summary = "Write the object of each gpu.binary to a file";

@@ -145,6 +145,7 @@ void addKernelDialectPasses(OpPassManager &kernels) {
   kernels.addPass(createConvertComplexToStandardPass());
   kernels.addPass(math::createMathExpandOpsPass(
       math::MathExpandOpsPassOptions{{"clampf"}}));
+  kernels.addPass(createLowerVectorMasks());
   kernels.addPass(createConvertVectorToSCFPass());
   kernels.addPass(createLowerVectorOps());
   kernels.addPass(memref::createExpandStridedMetadataPass());
@@ -283,6 +284,9 @@ void buildKernelPipeline(OpPassManager &pm, Backend backend,
 
 void buildHostPipeline(OpPassManager &pm, Backend backend,
                        const PipelineOptions &options) {
+  // vector.mask around transfers becomes their masked forms, first: the
+  // checks below would put their own ops inside it, which it does not take.
+  pm.addPass(createLowerVectorMasks());
   // The host code's memref ops checked when they run, on every backend,
   // before anything else rewrites them.
   bool memcheck = options.checks.has(Check::Memcheck);

@@ -11,6 +11,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace gpu_runner {
+#define GEN_PASS_DEF_LOWERVECTORMASKS
 #define GEN_PASS_DEF_LOWERVECTOROPS
 #include "lowering/Passes.h.inc"
 } // namespace gpu_runner
@@ -50,6 +51,20 @@ public:
     populateVectorRankReducingFMAPattern(patterns);
     // Transfers of higher rank went to loops in convert-vector-to-scf.
     populateVectorTransferLoweringPatterns(patterns, /*maxTransferRank=*/1);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+class LowerVectorMasksPass
+    : public impl::LowerVectorMasksBase<LowerVectorMasksPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+    MaskOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
