@@ -301,6 +301,9 @@ def RefuseTargetOps : Pass<"gpu-runner-refuse-target-ops",
       `gpu.cluster_block_id`), since HIP has no clusters. (`cf.assert`, for
       which upstream's ROCDL lowering makes invalid IR, a string global
       outside the kernel module, is lowered before it: DeviceAsserts.h.)
+    - Both: arithmetic and conversions on f128, which neither GPU has, and
+      on the float types LLVM has no type for (f8, f6, f4, tf32), which the
+      host code computes on through the runtime (EmulateSmallFloats.cpp).
     - NVVM (CUDA): `gpu.subgroup_mma_extract_thread_local` and
       `insert_thread_local`, which upstream's NVVM lowering has no pattern
       for, and the element-wise mma ops other than `addf`, `mulf`, `divf`,
@@ -413,6 +416,27 @@ def LowerVectorOps : Pass<"gpu-runner-lower-vector-ops"> {
     "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def EmulateSmallFloats : Pass<"gpu-runner-emulate-small-floats",
+                              "::mlir::ModuleOp"> {
+  let summary = "Compute on the float types LLVM has none of through f32, "
+                "and convert them with the runtime";
+  let description = [{
+    The f8, f6 and f4 types and tf32: an elementwise arith or math op on
+    them becomes the same op on f32, its operands extended and its results
+    truncated; then every arith.extf and arith.truncf from or to such a
+    type becomes calls of the runtime's mgpuConvertFloat, which converts
+    with LLVM's APFloat in the type's own rounding and range rules, and
+    the truncf's rounding mode. One rounding of an f32 result to these
+    types is the correctly rounded result of the operation, but for a fused
+    multiply-add, which rounds in f32 first. See EmulateSmallFloats.cpp.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
     "::mlir::vector::VectorDialect",
   ];
 }

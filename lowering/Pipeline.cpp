@@ -341,6 +341,7 @@ void buildHostPipeline(OpPassManager &pm, Backend backend,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createExpandArith());
+  pm.addPass(createEmulateSmallFloats());
   // Everything to LLVM but the async ops, whose values it converts...
   pm.addPass(createGpuToLLVM());
   // ...then async regions become coroutines on the async runtime, and what

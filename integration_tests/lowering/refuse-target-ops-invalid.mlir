@@ -65,3 +65,23 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// The float types LLVM has no type for: host code computes on them through
+// the runtime's conversions, which a kernel on a GPU cannot call. Loading,
+// storing and moving their bits is fine.
+gpu.module @kernels {
+  gpu.func @small(%m: memref<2xf8E4M3FN>, %c: i1) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %x = memref.load %m[%c0] : memref<2xf8E4M3FN>
+    %y = memref.load %m[%c1] : memref<2xf8E4M3FN>
+    %s = arith.select %c, %x, %y : f8E4M3FN
+    memref.store %s, %m[%c0] : memref<2xf8E4M3FN>
+    // ROCDL: refuse-target-ops-invalid.mlir:[[# @LINE + 2]]:10: error: 'arith.mulf' on 'f8E4M3FN' cannot be compiled for AMD GPUs by gpu-runner yet: it computes on the float types LLVM has no type for through conversions that run in host code only; convert to f32 in host code, or run the program with gpu-runner-host
+    // expected-error @below {{'arith.mulf' on 'f8E4M3FN' cannot be compiled for NVIDIA GPUs by gpu-runner yet}}
+    %p = arith.mulf %x, %y : f8E4M3FN
+    gpu.return
+  }
+}

@@ -60,6 +60,24 @@ bool computesWithF128(Operation *op) {
          llvm::any_of(op->getResultTypes(), isF128);
 }
 
+/// The float type LLVM has no type for (f8, f6, f4, tf32) that `op`
+/// computes with, or null. The host code computes on them through f32 and
+/// the runtime's conversions (EmulateSmallFloats.cpp), which a kernel on a
+/// GPU cannot call. Moving the bits needs neither.
+FloatType getComputedSmallFloat(Operation *op) {
+  if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+      isa<arith::ConstantOp, arith::SelectOp, arith::BitcastOp>(op))
+    return nullptr;
+  for (TypeRange types :
+       {TypeRange(op->getOperandTypes()), TypeRange(op->getResultTypes())})
+    for (Type type : types)
+      if (auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+          floatType && !isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
+                            Float80Type, Float128Type>(floatType))
+        return floatType;
+  return nullptr;
+}
+
 class RefuseTargetOpsPass
     : public impl::RefuseTargetOpsBase<RefuseTargetOpsPass> {
 public:
@@ -82,6 +100,17 @@ public:
                         << " GPUs: they have no 128-bit floating point, and "
                            "their device libraries no functions for it; "
                            "compute in f64, or run the program with "
+                           "gpu-runner-host";
+        return WalkResult::interrupt();
+      }
+      if (FloatType small = getComputedSmallFloat(op)) {
+        op->emitError() << "'" << op->getName() << "' on " << small
+                        << " cannot be compiled for "
+                        << (nvvm ? "NVIDIA" : "AMD")
+                        << " GPUs by gpu-runner yet: it computes on the float "
+                           "types LLVM has no type for through conversions "
+                           "that run in host code only; convert to f32 in "
+                           "host code, or run the program with "
                            "gpu-runner-host";
         return WalkResult::interrupt();
       }

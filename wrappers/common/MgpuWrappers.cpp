@@ -23,6 +23,8 @@
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/common/StridedCopy.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include <cstring>
 
 using namespace gpu_runner;
@@ -355,6 +357,31 @@ void mgpuMemHostUnregisterMemRefAt(int64_t rank, void *descriptor,
 
 void mgpuSetDefaultDeviceAt(int32_t device, const char *loc) {
   check(getRuntime().setDefaultDevice(device, loc), loc);
+}
+
+uint64_t mgpuConvertFloat(int32_t fromSemantics, int32_t toSemantics,
+                          int32_t roundingMode, uint64_t bits) {
+  // The lowering passes values its own LLVM defines; anything else is a
+  // program's own call with wrong arguments.
+  auto isSemantics = [](int32_t value) {
+    return value >= 0 && value <= llvm::APFloatBase::S_MaxSemantics;
+  };
+  if (!isSemantics(fromSemantics) || !isSemantics(toSemantics) ||
+      roundingMode < 0 ||
+      roundingMode >
+          static_cast<int32_t>(llvm::RoundingMode::NearestTiesToAway))
+    reportFatalError("mgpuConvertFloat",
+                     "no such float semantics or rounding mode");
+  const llvm::fltSemantics &from = llvm::APFloatBase::EnumToSemantics(
+      static_cast<llvm::APFloatBase::Semantics>(fromSemantics));
+  const llvm::fltSemantics &to = llvm::APFloatBase::EnumToSemantics(
+      static_cast<llvm::APFloatBase::Semantics>(toSemantics));
+  llvm::APFloat value(from,
+                      llvm::APInt(llvm::APFloatBase::getSizeInBits(from), bits,
+                                  /*isSigned=*/false, /*implicitTrunc=*/true));
+  bool losesInfo = false;
+  value.convert(to, static_cast<llvm::RoundingMode>(roundingMode), &losesInfo);
+  return value.bitcastToAPInt().getZExtValue();
 }
 
 void *mgpuMemGetDevicePointerAt(void *hostPtr, const char *loc) {
