@@ -1,8 +1,9 @@
 //===- InputDialects.cpp - The dialects a program may use -----------------===//
 //
-// A program may use the dialects gpu-runner lowers, and those that the
-// steps before the lowering take away: tensors (bufferized), transform
-// scripts (interpreted, then erased) and SPIR-V attributes (ignored). Each
+// A program may use the dialects gpu-runner lowers (nvgpu and amdgpu on
+// the backends that compile them), and those that the steps before the
+// lowering take away: tensors (bufferized), transform scripts (interpreted,
+// then erased) and SPIR-V attributes (ignored). Each
 // dialect comes with the models its lowering, bufferization and transforms
 // need, so that a program behaves as under mlir-opt. Dialects load lazily:
 // registering one costs a program that does not use it nothing but the
@@ -22,6 +23,7 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Affine/TransformOps/AffineTransformOps.h"
@@ -59,6 +61,8 @@
 #include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/BufferViewFlowOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/RuntimeOpVerification.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/NVGPU/TransformOps/NVGPUTransformOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
@@ -157,6 +161,7 @@ void registerTransformExtensions(DialectRegistry &registry) {
   gpu::registerTransformDialectExtension(registry);
   linalg::registerTransformDialectExtension(registry);
   memref::registerTransformDialectExtension(registry);
+  nvgpu::registerTransformDialectExtension(registry);
   scf::registerTransformDialectExtension(registry);
   tensor::registerTransformDialectExtension(registry);
   vector::registerTransformDialectExtension(registry);
@@ -191,6 +196,9 @@ void registerInputDialects(DialectRegistry &registry) {
   // (spirv.target_env, spirv.entry_point_abi): their kernels are plain gpu
   // dialect, and run on every backend; SPIR-V's ops have no lowering here.
   registry.insert<spirv::SPIRVDialect>();
+  // NVIDIA's and AMD's own kernel ops: gpu-runner-cuda and gpu-runner-hip
+  // compile them; elsewhere they are refused by name (VendorOps.h).
+  registry.insert<amdgpu::AMDGPUDialect, nvgpu::NVGPUDialect>();
   registerLoweringModels(registry);
   registerBufferizationModels(registry);
   registerTransformExtensions(registry);

@@ -12,6 +12,7 @@
 #include "lowering/device/Targets.h"
 #include "lowering/device/WorkgroupMemory.h"
 
+#include "mlir/Conversion/AMDGPUToROCDL/AMDGPUToROCDL.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/AsyncToLLVM/AsyncToLLVM.h"
@@ -26,6 +27,7 @@
 #include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -174,7 +176,11 @@ void buildCudaKernelPipeline(OpPassManager &pm,
   // The dynamic shared memory's size, which upstream's gives as 0.
   kernels.addPass(createDynamicSharedSizeToNVVM());
   addKernelDialectPasses(kernels);
+  // NVIDIA's own ops (mma.sync, ldmatrix, cp.async, TMA, mbarrier, wgmma).
+  kernels.addPass(createConvertNVGPUToNVVMPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // The NVVM ops that are PTX written inline (mbarrier waits, TMA, wgmma).
+  kernels.addPass(createConvertNVVMToLLVMPass());
   // Shared variables aligned as LLVM's optimizer assumes they are.
   kernels.addPass(createAlignSharedGlobals());
   kernels.addPass(createReconcileUnrealizedCastsPass());
@@ -214,6 +220,10 @@ void buildHipKernelPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // Before convert-gpu-to-rocdl, whose math lowering makes LLVM intrinsics
   // that the AMDGPU code generator cannot compile (MathToOcml.cpp).
   kernels.addPass(createMathToOcml(options.gpuChip));
+  // AMD's own ops (buffer loads, mfma, wmma, LDS barriers), for the chip.
+  ConvertAMDGPUToROCDLPassOptions amdgpu;
+  amdgpu.chipset = options.gpuChip;
+  kernels.addPass(createConvertAMDGPUToROCDLPass(amdgpu));
   ConvertGpuOpsToROCDLOpsOptions rocdl;
   rocdl.chipset = options.gpuChip;
   rocdl.runtime = gpu::amd::Runtime::HIP;

@@ -85,3 +85,19 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Each GPU's own dialect compiles for that GPU only.
+gpu.module @kernels {
+  gpu.func @vendor(%x: vector<4x2xf16>, %y: vector<2x2xf16>,
+                   %z: vector<2x2xf32>) kernel {
+    // ROCDL: refuse-target-ops-invalid.mlir:[[# @LINE + 1]]:10: error: 'nvgpu.mma.sync' cannot be compiled for AMD GPUs: it is an NVIDIA GPU operation; gpu-runner-cuda compiles it
+    %d = nvgpu.mma.sync(%x, %y, %z) {mmaShape = [16, 8, 16]}
+        : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+    // expected-error @below {{'amdgpu.lds_barrier' cannot be compiled for NVIDIA GPUs: it is an AMD GPU operation; gpu-runner-hip compiles it}}
+    amdgpu.lds_barrier
+    gpu.return
+  }
+}
+

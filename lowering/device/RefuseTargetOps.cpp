@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Passes.h"
+#include "lowering/checks/VendorOps.h"
 #include "lowering/host/HostMma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -84,6 +85,10 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(
+            refuseVendorOps(getOperation(), nvvm ? VendorOpPlace::NvvmKernel
+                                                 : VendorOpPlace::RocdlKernel)))
+      return signalPassFailure();
     WalkResult result = getOperation()->walk([&](Operation *op) {
       if (!nvvm && isa<gpu::ClusterIdOp, gpu::ClusterDimOp,
                        gpu::ClusterDimBlocksOp, gpu::ClusterBlockIdOp>(op)) {

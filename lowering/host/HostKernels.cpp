@@ -11,6 +11,7 @@
 #include "lowering/host/HostKernelSteps.h"
 
 #include "lowering/Passes.h"
+#include "lowering/checks/VendorOps.h"
 #include "lowering/host/HostMma.h"
 #include "lowering/runtime/GpuRuntimeToLLVM.h"
 #include "lowering/runtime/MgpuCalls.h"
@@ -134,6 +135,8 @@ public:
              "or run the program with gpu-runner-cuda or gpu-runner-hip";
       return signalPassFailure();
     }
+    if (failed(refuseVendorOps(module, VendorOpPlace::HostBackend)))
+      return signalPassFailure();
     LowerToLLVMOptions options(&getContext());
     LLVMTypeConverter converter(&getContext(), options);
     addGpuTypeConversions(converter, /*hostWorkgroupMemory=*/true);

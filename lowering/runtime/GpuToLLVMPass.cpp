@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Passes.h"
+#include "lowering/checks/VendorOps.h"
 #include "lowering/device/DeviceBinaries.h"
 #include "lowering/runtime/GpuRuntimeToLLVM.h"
 #include "mlir/IR/SymbolTable.h"
@@ -51,6 +52,12 @@ LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
       module.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
         if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
           return WalkResult::skip();
+        if (std::string refusal =
+                getVendorOpRefusal(op, VendorOpPlace::HostCode);
+            !refusal.empty()) {
+          op->emitError() << "'" << op->getName() << "' " << refusal;
+          return WalkResult::interrupt();
+        }
         if (!isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))
           return WalkResult::advance();
 

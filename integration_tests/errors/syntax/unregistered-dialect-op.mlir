@@ -8,7 +8,7 @@
 // PASSES: error: operation being parsed with an unregistered dialect: gpu-runner accepts ops and types of the dialects {{.*}}, tensor, {{.*}}, xegpu, xevm{{$}}
 
 func.func @main() {
-  // CHECK: unregistered-dialect-op.mlir:[[# @LINE + 1]]:14: error: operation being parsed with an unregistered dialect: gpu-runner accepts ops and types of the dialects affine, arith, async, bufferization, builtin, cf, complex, dlti, func, gpu, index, linalg, llvm, math, memref, nvvm, rocdl, scf, spirv, tensor, transform, ub, vector; --passes opens the others that MLIR has, for passes that lower them to these{{$}}
+  // CHECK: unregistered-dialect-op.mlir:[[# @LINE + 1]]:14: error: operation being parsed with an unregistered dialect: gpu-runner accepts ops and types of the dialects affine, amdgpu, arith, async, bufferization, builtin, cf, complex, dlti, func, gpu, index, linalg, llvm, math, memref, nvgpu, nvvm, rocdl, scf, spirv, tensor, transform, ub, vector; --passes opens the others that MLIR has, for passes that lower them to these{{$}}
   "sparse.op"() : () -> ()
   return
 }
