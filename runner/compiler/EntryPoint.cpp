@@ -97,6 +97,11 @@ std::optional<EntryType> getEntryType(Type type, bool isResult) {
   return entry;
 }
 
+/// What a kernel's arguments may be for --launch; an entry point's may also
+/// be ranked tensors, which bufferization makes such memrefs.
+constexpr llvm::StringLiteral kKernelSupportedTypes =
+    "index, integer (i1 to i64) and float (f16, f32, f64) scalars, and "
+    "memrefs of them with an identity layout";
 constexpr llvm::StringLiteral kSupportedTypes =
     "index, integer (i1 to i64) and float (f16, f32, f64) scalars, and "
     "memrefs of them with an identity layout, or ranked tensors of them";
@@ -276,7 +281,7 @@ LogicalResult addLaunchFunction(ModuleOp module, const LaunchTarget &launch) {
         return kernel.emitError()
                << "--launch: argument " << i << " of kernel '" << launch.kernel
                << "' is " << type << ", which --input cannot give: it gives "
-               << kSupportedTypes;
+               << kKernelSupportedTypes;
       hostTypes.push_back(
           MemRefType::get(memref.getShape(), memref.getElementType()));
       continue;
@@ -285,7 +290,7 @@ LogicalResult addLaunchFunction(ModuleOp module, const LaunchTarget &launch) {
       return kernel.emitError()
              << "--launch: argument " << i << " of kernel '" << launch.kernel
              << "' is " << type << ", which --input cannot give: it gives "
-             << kSupportedTypes;
+             << kKernelSupportedTypes;
     hostTypes.push_back(type);
   }
 

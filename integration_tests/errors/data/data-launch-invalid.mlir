@@ -27,7 +27,7 @@ module attributes {gpu.container_module} {
     gpu.func @scale(%a: f32, %x: memref<?xf32>) kernel {
       gpu.return
     }
-    // LAYOUT: data-launch-invalid.mlir:[[# @LINE + 1]]:5: error: --launch: argument 0 of kernel 'strided' is 'memref<4xf32, strided<[2]>>', which --input cannot give: it gives index, integer (i1 to i64) and float (f16, f32, f64) scalars, and memrefs of them with an identity layout, or ranked tensors of them
+    // LAYOUT: data-launch-invalid.mlir:[[# @LINE + 1]]:5: error: --launch: argument 0 of kernel 'strided' is 'memref<4xf32, strided<[2]>>', which --input cannot give: it gives index, integer (i1 to i64) and float (f16, f32, f64) scalars, and memrefs of them with an identity layout
     gpu.func @strided(%x: memref<4xf32, strided<[2]>>) kernel {
       gpu.return
     }
