@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Passes.h"
+#include "lowering/SmallFloats.h"
 #include "lowering/checks/CheckCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,18 +41,18 @@ namespace gpu_runner {
 using namespace mlir;
 
 namespace gpu_runner {
-namespace {
 
-/// The runtime function that converts a float's bits between two
-/// semantics (wrappers/MgpuAbi.def).
-constexpr llvm::StringLiteral kConvertFloat = "mgpuConvertFloat";
-
-/// A float type that LLVM has no type for.
 bool isSmallFloat(Type type) {
   auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
   return floatType && !isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
                            Float80Type, Float128Type>(floatType);
 }
+
+namespace {
+
+/// The runtime function that converts a float's bits between two
+/// semantics (wrappers/MgpuAbi.def).
+constexpr llvm::StringLiteral kConvertFloat = "mgpuConvertFloat";
 
 /// `type` with its small float elements made f32.
 Type widen(Type type) {

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Passes.h"
+#include "lowering/SmallFloats.h"
 #include "lowering/checks/VendorOps.h"
 #include "lowering/host/HostMma.h"
 
@@ -47,35 +48,26 @@ std::string getNvvmReason(Operation *op) {
   return "";
 }
 
-/// Whether `op` computes with f128: arithmetic or math on it, or a
-/// conversion from or to it. Neither GPU has 128-bit floating point, so
-/// their code generators would call library functions (__addtf3 and the
-/// like) that no device library defines, and fail with no location. Moving
-/// the bits (a constant, a select, a bitcast) needs none.
-bool computesWithF128(Operation *op) {
-  if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
-      isa<arith::ConstantOp, arith::SelectOp, arith::BitcastOp>(op))
-    return false;
-  auto isF128 = [](Type type) { return getElementTypeOrSelf(type).isF128(); };
-  return llvm::any_of(op->getOperandTypes(), isF128) ||
-         llvm::any_of(op->getResultTypes(), isF128);
-}
-
-/// The float type LLVM has no type for (f8, f6, f4, tf32) that `op`
-/// computes with, or null. The host code computes on them through f32 and
-/// the runtime's conversions (EmulateSmallFloats.cpp), which a kernel on a
-/// GPU cannot call. Moving the bits needs neither.
-FloatType getComputedSmallFloat(Operation *op) {
+/// The first type of `op`'s operands and results (or their element type)
+/// that `isRefused` holds for, if `op` computes with it: arithmetic, math,
+/// or a conversion from or to it. Moving the bits (a constant, a select, a
+/// bitcast) needs no support for the type.
+/// - f128: neither GPU has 128-bit floating point, so their code
+///   generators would call library functions (__addtf3 and the like) that
+///   no device library defines, and fail with no location.
+/// - The float types LLVM has no type for (f8, f6, f4, tf32): host code
+///   computes on them through f32 and the runtime's conversions
+///   (EmulateSmallFloats.cpp), which a kernel on a GPU cannot call.
+FloatType getComputedFloat(Operation *op,
+                           llvm::function_ref<bool(Type)> isRefused) {
   if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
       isa<arith::ConstantOp, arith::SelectOp, arith::BitcastOp>(op))
     return nullptr;
   for (TypeRange types :
        {TypeRange(op->getOperandTypes()), TypeRange(op->getResultTypes())})
     for (Type type : types)
-      if (auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-          floatType && !isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
-                            Float80Type, Float128Type>(floatType))
-        return floatType;
+      if (isRefused(type))
+        return cast<FloatType>(getElementTypeOrSelf(type));
   return nullptr;
 }
 
@@ -99,7 +91,10 @@ public:
                            "gpu.block_id instead";
         return WalkResult::interrupt();
       }
-      if (computesWithF128(op)) {
+      auto isF128 = [](Type type) {
+        return getElementTypeOrSelf(type).isF128();
+      };
+      if (getComputedFloat(op, isF128)) {
         op->emitError() << "'" << op->getName() << "' on f128 cannot be "
                         << "compiled for " << (nvvm ? "NVIDIA" : "AMD")
                         << " GPUs: they have no 128-bit floating point, and "
@@ -108,7 +103,7 @@ public:
                            "gpu-runner-host";
         return WalkResult::interrupt();
       }
-      if (FloatType small = getComputedSmallFloat(op)) {
+      if (FloatType small = getComputedFloat(op, isSmallFloat)) {
         op->emitError() << "'" << op->getName() << "' on " << small
                         << " cannot be compiled for "
                         << (nvvm ? "NVIDIA" : "AMD")

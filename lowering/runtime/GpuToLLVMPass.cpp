@@ -52,12 +52,6 @@ LogicalResult checkSupportedForms(ModuleOp module, unsigned indexBitwidth) {
       module.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
         if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
           return WalkResult::skip();
-        if (std::string refusal =
-                getVendorOpRefusal(op, VendorOpPlace::HostCode);
-            !refusal.empty()) {
-          op->emitError() << "'" << op->getName() << "' " << refusal;
-          return WalkResult::interrupt();
-        }
         if (!isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))
           return WalkResult::advance();
 
@@ -83,7 +77,8 @@ public:
     LLVMTypeConverter converter(context, options);
     addGpuTypeConversions(converter, /*hostWorkgroupMemory=*/true);
 
-    if (failed(checkSupportedForms(module, converter.getIndexTypeBitwidth())) ||
+    if (failed(refuseVendorOps(module, VendorOpPlace::HostCode)) ||
+        failed(checkSupportedForms(module, converter.getIndexTypeBitwidth())) ||
         failed(lowerDeviceBinaries(module)))
       return signalPassFailure();
 
