@@ -102,6 +102,15 @@ if os.path.realpath(os.path.join(os.path.dirname(config.test_source_root),
     config.available_features.add("build-folder-of-docs")
 if shutil.which("gnuplot"):
     config.available_features.add("gnuplot")
+
+# Google Benchmark's compare.py (Debian's libbenchmark-tools), which reads
+# --benchmark-out's files, with the scipy it imports.
+gbench_compare = "/usr/share/benchmark/compare.py"
+if os.path.exists(gbench_compare) and subprocess.run(
+        ["/usr/bin/python3", "-c", "import scipy.stats"],
+        capture_output=True).returncode == 0:
+    config.available_features.add("gbench-compare")
+    config.substitutions.append(("%gbench-compare", gbench_compare))
 # NumPy, for the round trip of --input and --output through NumPy itself:
 # Debian's python3-numpy serves /usr/bin/python3 (%system-python).
 try:

@@ -67,35 +67,50 @@ identifyWrittenFile(StringRef path) {
   return std::make_pair(folderID, llvm::sys::path::filename(target).str());
 }
 
-/// The files --output writes: none may be the input, and no two the same
-/// file, where the second result would overwrite the first.
+/// The files --output, --trace and --benchmark-out write: none may be the
+/// input, and no two the same file, where the second would overwrite the
+/// first.
 Error checkOutputFiles(const RunnerOptions &options) {
-  using WrittenFile = std::pair<llvm::sys::fs::UniqueID, std::string>;
-  std::vector<std::pair<size_t, WrittenFile>> written;
-  for (auto [j, output] : llvm::enumerate(options.outputs)) {
-    if (output.size() < 2 || output[0] != '@')
-      continue;
+  struct Written {
+    /// The flag as given: "--output=@a.npy".
+    std::string flag;
+    /// What it writes: "result[0]", "the trace".
+    std::string what;
+    StringRef path;
+  };
+  std::vector<Written> files;
+  for (auto [j, output] : llvm::enumerate(options.outputs))
+    if (output.size() >= 2 && output[0] == '@')
+      files.push_back({"--output=" + output, ("result[" + Twine(j) + "]").str(),
+                       StringRef(output).drop_front()});
+  if (!options.trace.empty())
+    files.push_back({"--trace=" + options.trace, "the trace", options.trace});
+  if (!options.benchmarkOut.empty())
+    files.push_back({"--benchmark-out=" + options.benchmarkOut,
+                     "the benchmark report", options.benchmarkOut});
+  using FileIdentity = std::pair<llvm::sys::fs::UniqueID, std::string>;
+  std::vector<std::pair<size_t, FileIdentity>> seen;
+  for (auto [j, file] : llvm::enumerate(files)) {
     // Each part would write the same file, the last one winning.
     if (options.splitInputFile)
-      return makeError("--output=" + output +
+      return makeError(file.flag +
                        " writes one file, and --split-input-file runs each "
                        "part of the input apart: each part would overwrite "
                        "it; write the results of one program at a time");
-    StringRef path = StringRef(output).drop_front();
-    if (overwritesInput(path, options))
-      return makeError("--output=" + output +
-                       " names the input file: writing result[" + Twine(j) +
-                       "] would overwrite the program; choose another file");
-    std::optional<WrittenFile> file = identifyWrittenFile(path);
-    if (!file)
+    if (overwritesInput(file.path, options))
+      return makeError(file.flag + " names the input file: writing " +
+                       file.what +
+                       " would overwrite the program; choose another file");
+    std::optional<FileIdentity> identity = identifyWrittenFile(file.path);
+    if (!identity)
       continue;
-    for (const auto &[i, earlier] : written)
-      if (earlier == *file)
-        return makeError("--output=" + options.outputs[i] + " and --output=" +
-                         output + " name the same file: result[" + Twine(j) +
-                         "] would overwrite result[" + Twine(i) +
-                         "]; give each result a file of its own");
-    written.emplace_back(j, std::move(*file));
+    for (const auto &[i, earlier] : seen)
+      if (earlier == *identity)
+        return makeError(files[i].flag + " and " + file.flag +
+                         " name the same file: " + file.what +
+                         " would overwrite " + files[i].what +
+                         "; give each a file of its own");
+    seen.emplace_back(j, std::move(*identity));
   }
   return Error::success();
 }
@@ -151,6 +166,9 @@ Error checkOptions(const RunnerOptions &options, Backend backend) {
       options.benchmarkRepetitions == 0)
     return reject("--benchmark-warmup needs --benchmark-repetitions=N with N "
                   "at least 1");
+  if (!options.benchmarkOut.empty() && options.benchmarkRepetitions == 0)
+    return reject("--benchmark-out writes the runs of --benchmark-"
+                  "repetitions=N: add it, with N at least 1");
   if (options.noCache && (options.cacheDir.getNumOccurrences() ||
                           options.cacheMaxSize.getNumOccurrences()))
     return reject("--no-cache runs without the cache: drop --cache-dir and "

@@ -221,6 +221,29 @@ struct RunnerOptions {
                      "--benchmark-repetitions)"),
       llvm::cl::value_desc("W"), llvm::cl::init(1), llvm::cl::cat(category)};
 
+  llvm::cl::opt<std::string> benchmarkOut{
+      "benchmark-out",
+      llvm::cl::desc("Write the --benchmark-repetitions runs to FILE in "
+                     "Google Benchmark's JSON format: one entry per run, "
+                     "then the mean, median, stddev, min and max"),
+      llvm::cl::value_desc("FILE"), llvm::cl::cat(category)};
+
+  llvm::cl::opt<std::string> trace{
+      "trace",
+      llvm::cl::desc("Write the run's timeline to FILE in Chrome's trace "
+                     "event format (JSON; open it in Perfetto or "
+                     "chrome://tracing): the runner's phases, and each "
+                     "runtime op on the host thread and on its stream"),
+      llvm::cl::value_desc("FILE"), llvm::cl::cat(category)};
+
+  llvm::cl::opt<bool> printStatistics{
+      "print-statistics",
+      llvm::cl::desc("Print on stderr, at exit, the run's device memory "
+                     "(peak, total, allocations), its copies by direction, "
+                     "memsets, launches of each kernel with their time, "
+                     "streams and waits"),
+      llvm::cl::cat(category)};
+
   NumberOption<unsigned> timeout{
       "timeout",
       llvm::cl::desc("Stop the run with an error after this many seconds "

@@ -7,6 +7,7 @@
 #include "runner/ProgramOutput.h"
 #include "runner/RunnerError.h"
 #include "wrappers/Backend.h"
+#include "wrappers/RunRecord.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -14,6 +15,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <ctime>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,49 +52,32 @@ void callEntryPoint(void *entry, EntryResult result) {
   llvm::outs().flush();
 }
 
-/// "1.234 ms": three decimals in the unit that fits `reference` seconds.
-struct TimeUnit {
-  const char *name;
-  double perSecond;
-};
-
-TimeUnit unitFor(double reference) {
-  if (reference < 1e-3)
-    return {"us", 1e6};
-  if (reference < 1.0)
-    return {"ms", 1e3};
-  return {"s", 1.0};
+/// The CPU time the process has used, in seconds.
+double getProcessCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + now.tv_nsec * 1e-9;
 }
 
-/// What --benchmark-repetitions reports: compile and load times, then the
-/// time per timed run. The runs do not include compiling or loading.
-void printBenchmarkTimes(const RunnerOptions &options, double compileSeconds,
-                         StringRef compileNote, double loadSeconds,
-                         std::vector<double> runs) {
-  std::sort(runs.begin(), runs.end());
-  size_t n = runs.size();
-  double median = n % 2 ? runs[n / 2] : (runs[n / 2 - 1] + runs[n / 2]) / 2;
-  TimeUnit unit = unitFor(median);
-  auto time = [&](double seconds) {
-    return llvm::format("%.3f %s", seconds * unit.perSecond, unit.name);
-  };
-  auto ms = [](double seconds) {
-    return llvm::format("%.3f ms", seconds * 1e3);
-  };
-  llvm::raw_ostream &os = llvm::errs();
-  if (options.launch.empty())
-    os << "benchmark: entry point '" << options.entryPoint << "'";
-  else
-    os << "benchmark: kernel '" << options.launch << "'";
-  os << ", backend " << getBackendName(getBackend()) << "\n"
-     << "  warm-up runs:    " << options.benchmarkWarmup << " (not timed)\n"
-     << "  timed runs:      " << n << "\n"
-     << "  compile:         " << ms(compileSeconds) << " (" << compileNote
-     << "; not in the runs)\n"
-     << "  load:            " << ms(loadSeconds) << " (not in the runs)\n"
-     << "  time per run:    min " << time(runs.front()) << ", median "
-     << time(median) << ", max " << time(runs.back()) << "\n";
-  os.flush();
+/// The time on the device of the launches among the recorded ops
+/// [begin, end), in seconds; nothing if one was not timed.
+std::optional<double> getLaunchSeconds(const RunRecordSnapshot &record,
+                                       size_t begin, size_t end) {
+  int64_t nanoseconds = 0;
+  bool launched = false;
+  for (size_t index = begin; index < end && index < record.entries.size();
+       ++index) {
+    const RecordedEntry &entry = record.entries[index];
+    if (entry.kind != RecordKind::Launch)
+      continue;
+    if (!entry.deviceBeginNs || !entry.deviceEndNs)
+      return std::nullopt;
+    nanoseconds += entry.deviceEndNs - entry.deviceBeginNs;
+    launched = true;
+  }
+  if (!launched)
+    return std::nullopt;
+  return static_cast<double>(nanoseconds) * 1e-9;
 }
 
 /// Writes the object for --dump-object-file.
@@ -217,27 +203,52 @@ Error ProgramRun::run() {
   // Each run ends when the work it enqueued is done, as a run of
   // iree-benchmark-module does.
   unsigned total = options.benchmarkWarmup + options.benchmarkRepetitions;
+  bool timesLaunches = !options.launch.empty() && isRunRecorded();
   for (unsigned index = 0; index < total; ++index) {
+    bool timed = index >= options.benchmarkWarmup;
+    if (timed && timesLaunches)
+      recordedRunStarts.push_back(countRecordedEntries());
+    double cpuStart = getProcessCpuSeconds();
     Clock::time_point start = Clock::now();
     if (call)
       call->call(entry);
     else
       callEntryPoint(entry, entryResult);
     synchronizeBackend();
-    if (index >= options.benchmarkWarmup)
-      runs.push_back(secondsSince(start));
+    if (timed) {
+      benchmark.wall.push_back(secondsSince(start));
+      benchmark.cpu.push_back(getProcessCpuSeconds() - cpuStart);
+    }
     if (call)
       readResults();
   }
+  if (timesLaunches)
+    recordedRunStarts.push_back(countRecordedEntries());
   return errors;
 }
 
-void ProgramRun::printBenchmarkReport() const {
+Error ProgramRun::reportBenchmark() {
   if (options.benchmarkRepetitions == 0)
-    return;
-  printBenchmarkTimes(options, compileSeconds,
-                      "compile cache: " + timing.cacheStatus, loadSeconds,
-                      runs);
+    return Error::success();
+  benchmark.compileSeconds = compileSeconds;
+  benchmark.cacheStatus = timing.cacheStatus;
+  benchmark.loadSeconds = loadSeconds;
+  // Each run's launches, from the record's device times; all runs or none.
+  if (recordedRunStarts.size() > 1) {
+    RunRecordSnapshot record = takeRunRecordSnapshot();
+    std::vector<double> kernel;
+    for (size_t run = 0; run + 1 < recordedRunStarts.size(); ++run) {
+      std::optional<double> seconds = getLaunchSeconds(
+          record, recordedRunStarts[run], recordedRunStarts[run + 1]);
+      if (!seconds)
+        break;
+      kernel.push_back(*seconds);
+    }
+    if (kernel.size() == benchmark.wall.size())
+      benchmark.kernel = std::move(kernel);
+  }
+  printBenchmarkReport(options, benchmark);
+  return writeBenchmarkOut(options, benchmark);
 }
 
 Error ProgramRun::reportResults(const RunData &data) const {

@@ -11,6 +11,7 @@
 #ifndef GPU_RUNNER_RUNNER_RUNPROGRAM_H
 #define GPU_RUNNER_RUNNER_RUNPROGRAM_H
 
+#include "runner/BenchmarkReport.h"
 #include "runner/EntryData.h"
 #include "runner/Options.h"
 #include "runner/RunTiming.h"
@@ -47,9 +48,10 @@ public:
   /// read is an error, in every call it cannot.
   llvm::Error run();
 
-  /// --benchmark-repetitions' report on stderr: compile and load times, and
-  /// the time per timed run. Nothing without the flag.
-  void printBenchmarkReport() const;
+  /// --benchmark-repetitions' report on stderr (compile and load times, and
+  /// the time per timed run) and --benchmark-out's file. Nothing without
+  /// the flag.
+  llvm::Error reportBenchmark();
 
   /// Prints, writes and compares the last call's results (reportResults in
   /// EntryData.h), for a program called with data; else nothing.
@@ -84,8 +86,11 @@ private:
   std::unique_ptr<EntryCall> call;
   void (*programFree)(void *) = nullptr;
   std::vector<DataValue> results;
-  /// The time of each timed run of a benchmark.
-  std::vector<double> runs;
+  /// The timed runs of a benchmark.
+  BenchmarkRuns benchmark;
+  /// --launch: where each timed run's ops begin in the run's record, and
+  /// where the last one's end.
+  std::vector<size_t> recordedRunStarts;
 };
 
 } // namespace gpu_runner

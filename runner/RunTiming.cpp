@@ -11,8 +11,10 @@ namespace gpu_runner {
 RunTiming::~RunTiming() {
   if (!report)
     return;
-  flushProgramOutput();
-  llvm::errs() << "compile cache: " << cacheStatus << "\n";
+  if (printed) {
+    flushProgramOutput();
+    llvm::errs() << "compile cache: " << cacheStatus << "\n";
+  }
   report->print();
 }
 

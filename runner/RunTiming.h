@@ -34,9 +34,11 @@ public:
   RunTiming(const RunTiming &) = delete;
   RunTiming &operator=(const RunTiming &) = delete;
 
-  /// Times the phases from now on in `report`, which is printed at the end.
-  void start(std::unique_ptr<TimingReport> report) {
+  /// Times the phases from now on in `report`, which is printed at the end
+  /// when `printed` (--timing).
+  void start(std::unique_ptr<TimingReport> report, bool printed) {
     this->report = std::move(report);
+    this->printed = printed;
   }
 
   /// The phase `name` (a string literal) of the run, which lasts until the
@@ -49,6 +51,7 @@ public:
 
 private:
   std::unique_ptr<TimingReport> report;
+  bool printed = false;
   UntimedPhase untimed;
 };
 

@@ -22,6 +22,7 @@
 #include "runner/ProgramOutput.h"
 #include "runner/ProgramSource.h"
 #include "runner/RunProgram.h"
+#include "runner/RunRecordOutput.h"
 #include "runner/RunnerError.h"
 #include "runner/SplitInput.h"
 #include "runner/Timeout.h"
@@ -130,15 +131,20 @@ runSplitParts(const RunnerOptions &options) {
   return runPartsInChildren(**file);
 }
 
-/// Reports the phases of the run from now on, with --timing.
+/// Times the phases of the run from now on, for --timing's report and
+/// --trace's timeline.
 Error startTiming(const RunnerOptions &options, RunTiming &timing) {
-  if (!options.timing)
+  bool traced = !options.trace.empty();
+  if (!options.timing && !traced)
     return Error::success();
   // MLIR's timing manager comes with the compiler.
   Expected<const Compiler *> compiler = loadCompiler();
   if (!compiler)
     return compiler.takeError();
-  timing.start((*compiler)->createTimingReport());
+  timing.start(
+      (*compiler)->createTimingReport(
+          options.timing, traced ? &getRecordedPhaseListener() : nullptr),
+      options.timing);
   return Error::success();
 }
 
@@ -220,6 +226,38 @@ linkProgram(const RunnerOptions &options, Backend backend, const RunData &data,
   return run;
 }
 
+/// Compiles, links and runs the program; `ran` is false where nothing ran
+/// (--compile-only, or the process that ran the parts of
+/// --split-input-file).
+int runProgram(const RunnerOptions &options, Backend backend, RunData &data,
+               bool &ran) {
+  // Made first and destroyed last: --timing's report follows everything
+  // the run prints, its errors included.
+  RunTiming timing;
+  std::unique_ptr<Jit> jit;
+  Expected<std::unique_ptr<ProgramRun>> run =
+      linkProgram(options, backend, data, timing, jit);
+  if (!run)
+    return reportErrors(run.takeError());
+  if (!*run) {
+    ran = false;
+    return 0;
+  }
+  if (Error error = (*run)->start(data))
+    return reportErrors(std::move(error));
+  // Results that cannot be read, written or matched fail the run, once the
+  // backend has been finalized like that of any run; they are reported
+  // first, as they are found first.
+  int status = reportErrors((*run)->run());
+  int benchmarked = reportErrors((*run)->reportBenchmark());
+  if (status == 0)
+    status = benchmarked;
+  if (status == 0)
+    status = reportErrors((*run)->reportResults(data));
+  int finished = reportErrors((*run)->finish());
+  return status != 0 ? status : finished;
+}
+
 } // namespace
 
 int runGpuRunnerMain(int argc, char **argv) {
@@ -265,28 +303,13 @@ int runGpuRunnerMain(int argc, char **argv) {
   Expected<RunData> data = parseDataFlags(options);
   if (!data)
     return reportErrors(data.takeError());
-
-  // Made first and destroyed last: --timing's report follows everything
-  // the run prints, its errors included.
-  RunTiming timing;
-  std::unique_ptr<Jit> jit;
-  Expected<std::unique_ptr<ProgramRun>> run =
-      linkProgram(options, backend, *data, timing, jit);
-  if (!run)
-    return reportErrors(run.takeError());
-  if (!*run)
-    return 0;
-  if (Error error = (*run)->start(*data))
-    return reportErrors(std::move(error));
-  // Results that cannot be read, written or matched fail the run, once the
-  // backend has been finalized like that of any run; they are reported
-  // first, as they are found first.
-  int status = reportErrors((*run)->run());
-  (*run)->printBenchmarkReport();
-  if (status == 0)
-    status = reportErrors((*run)->reportResults(*data));
-  int finished = reportErrors((*run)->finish());
-  return status != 0 ? status : finished;
+  startRunRecordIfAsked(options);
+  bool ran = true;
+  int status = runProgram(options, backend, *data, ran);
+  if (!ran)
+    return status;
+  int recorded = reportErrors(finishRunRecord(options));
+  return status != 0 ? status : recorded;
 }
 
 } // namespace gpu_runner

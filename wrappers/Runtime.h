@@ -135,6 +135,21 @@ public:
                                    const char *loc) = 0;
 
   //===--------------------------------------------------------------------===//
+  // Time points, for the run's record (RunRecord.h): when a stream
+  // reached a point, on the host's steady clock, so that the work of every
+  // stream lines up with the host's own events.
+  //===--------------------------------------------------------------------===//
+
+  /// Records a point at the current end of `stream` (null: after all work
+  /// enqueued so far, as a synchronous op runs).
+  virtual Status recordTimePoint(void *stream, void *&point) = 0;
+  /// When the stream reached `point`: the steady clock's nanoseconds since
+  /// its epoch. Returns false, and keeps the point, while the stream has not
+  /// reached it; else forgets it. Never waits. Points the program's work
+  /// reached stay readable after finalize.
+  virtual bool takeTimePoint(void *point, int64_t &nanoseconds) = 0;
+
+  //===--------------------------------------------------------------------===//
   // GPU binaries: modules, their kernels, launches. The host backend runs
   // kernels compiled into the program instead, and refuses these.
   //===--------------------------------------------------------------------===//

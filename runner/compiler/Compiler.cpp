@@ -19,7 +19,12 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
 
+#include <algorithm>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <thread>
+#include <vector>
 
 using namespace mlir;
 
@@ -48,10 +53,78 @@ private:
   TimingScope scope;
 };
 
-/// --timing's report: MLIR's timing manager, in tree mode on stderr.
+/// MLIR's timing manager, telling a PhaseListener of each timer as it
+/// starts and stops. The timers of one name under one parent are one timer,
+/// started and stopped as often as the phase runs, on any thread.
+class ListenedTimingManager final : public DefaultTimingManager {
+public:
+  explicit ListenedTimingManager(PhaseListener *listener)
+      : listener(listener) {}
+
+protected:
+  void *nestTimer(void *handle, const void *id,
+                  function_ref<std::string()> nameBuilder) override {
+    void *nested = DefaultTimingManager::nestTimer(handle, id, nameBuilder);
+    if (listener) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!names.count(nested))
+        names.emplace(nested, nameBuilder());
+    }
+    return nested;
+  }
+
+  void startTimer(void *handle) override {
+    DefaultTimingManager::startTimer(handle);
+    if (!listener)
+      return;
+    std::string name;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = names.find(handle);
+      if (it == names.end())
+        return; // the root, which the runner's own phases divide
+      name = it->second;
+    }
+    size_t phase = listener->beginPhase(name);
+    std::lock_guard<std::mutex> lock(mutex);
+    started[{handle, std::this_thread::get_id()}].push_back(phase);
+  }
+
+  void stopTimer(void *handle) override {
+    DefaultTimingManager::stopTimer(handle);
+    if (!listener)
+      return;
+    size_t phase;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      // A phase ends on the thread that began it, or, for a scope handed to
+      // another thread (a kernel job's), on that one.
+      auto it = started.find({handle, std::this_thread::get_id()});
+      if (it == started.end() || it->second.empty())
+        it = std::find_if(started.begin(), started.end(), [&](auto &entry) {
+          return entry.first.first == handle && !entry.second.empty();
+        });
+      if (it == started.end())
+        return;
+      phase = it->second.back();
+      it->second.pop_back();
+    }
+    listener->endPhase(phase);
+  }
+
+private:
+  PhaseListener *listener;
+  std::mutex mutex;
+  std::map<void *, std::string> names;
+  std::map<std::pair<void *, std::thread::id>, std::vector<size_t>> started;
+};
+
+/// --timing's report (MLIR's timing manager, in tree mode on stderr), and
+/// --trace's phases.
 class DefaultTimingReport : public TimingReport {
 public:
-  DefaultTimingReport() {
+  DefaultTimingReport(bool printed, PhaseListener *listener)
+      : printed(printed), manager(listener) {
     manager.setEnabled(true);
     root.emplace(manager.getRootScope());
   }
@@ -60,12 +133,14 @@ public:
 
   void print() override {
     root.reset(); // The manager prints only once no timer is in use.
-    manager.print();
+    if (printed)
+      manager.print();
     manager.setEnabled(false); // Else it prints again when destroyed.
   }
 
 private:
-  DefaultTimingManager manager;
+  bool printed;
+  ListenedTimingManager manager;
   std::optional<ScopedPhase> root;
 };
 
@@ -253,8 +328,9 @@ compileModuleTimed(llvm::Module &module, CompileTarget &target, Phase &timing) {
   return compileModule(module, target, ScopedPhase::getScope(timing, untimed));
 }
 
-std::unique_ptr<TimingReport> createTimingReport() {
-  return std::make_unique<DefaultTimingReport>();
+std::unique_ptr<TimingReport> createTimingReport(bool print,
+                                                 PhaseListener *listener) {
+  return std::make_unique<DefaultTimingReport>(print, listener);
 }
 
 const Compiler kCompiler = {compileProgram, compileModuleTimed,

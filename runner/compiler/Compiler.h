@@ -165,14 +165,24 @@ public:
   }
 };
 
+/// Told of each phase as it begins and ends, on the thread that runs it:
+/// --trace's timeline.
+class PhaseListener {
+public:
+  virtual ~PhaseListener() = default;
+  /// The phase `name` begins; returns what endPhase takes.
+  virtual size_t beginPhase(const std::string &name) = 0;
+  virtual void endPhase(size_t phase) = 0;
+};
+
 /// --timing's report: MLIR's timing manager, in the compiler library.
 class TimingReport {
 public:
   virtual ~TimingReport() = default;
   /// The phase of the whole run.
   virtual Phase &getRoot() = 0;
-  /// Ends the root and prints the report on stderr; every phase under the
-  /// root must be done.
+  /// Ends the root and, when the report was made to print, prints it on
+  /// stderr; every phase under the root must be done.
   virtual void print() = 0;
 };
 
@@ -189,7 +199,10 @@ struct Compiler {
   llvm::Expected<std::string> (*compileModule)(llvm::Module &module,
                                                CompileTarget &target,
                                                Phase &timing);
-  std::unique_ptr<TimingReport> (*createTimingReport)();
+  /// A report that prints when `print` is set (--timing) and tells
+  /// `listener`, if any, of each phase as it begins and ends (--trace).
+  std::unique_ptr<TimingReport> (*createTimingReport)(bool print,
+                                                      PhaseListener *listener);
 };
 
 } // namespace gpu_runner

@@ -38,6 +38,8 @@ constexpr unsigned kDeadlineSeconds = 5;
 
 long currentThreadId() { return syscall(SYS_gettid); }
 
+std::atomic<void (*)()> exitHook{nullptr};
+
 void onDeadline(int) { finishFatalReport(); }
 
 } // namespace
@@ -113,8 +115,13 @@ void printFatalReportMessage() {
     writeToStderr(reportText, reportLength.load());
 }
 
+void setFatalReportExitHook(void (*hook)()) { exitHook.store(hook); }
+
 void finishFatalReport() {
   printFatalReportMessage();
+  // Once: the deadline, or a fault in the hook, ends the process here again.
+  if (void (*hook)() = exitHook.exchange(nullptr))
+    hook();
   _Exit(1);
 }
 

@@ -61,8 +61,15 @@ void flushProgramOutputIfFree();
 /// Prints the report's text, unless it was printed already.
 void printFatalReportMessage();
 
-/// Prints the report's text (once) and ends the process with status 1.
+/// Prints the report's text (once), runs the exit hook (once) and ends the
+/// process with status 1.
 [[noreturn]] void finishFatalReport();
+
+/// What to do after the report's text is printed and before the process
+/// ends: write the run's trace (--trace). It runs under the report's
+/// deadline, and may run in a signal handler, after a fault: it does what it
+/// can, and the deadline ends what hangs.
+void setFatalReportExitHook(void (*hook)());
 
 /// Marks the calling thread as running the runtime op at `loc` (a copy, a
 /// memset, reading a memref descriptor) for as long as the scope lasts: the

@@ -15,6 +15,7 @@
 
 #include "wrappers/Backend.h"
 #include "wrappers/MgpuAbi.h"
+#include "wrappers/RunRecord.h"
 #include "wrappers/Runtime.h"
 #include "wrappers/common/CheckReports.h"
 #include "wrappers/common/FatalReport.h"
@@ -33,6 +34,39 @@ namespace {
 
 void check(const Status &status, const char *loc) {
   reportIfError(status, loc);
+}
+
+/// The bytes of the elements of the memref at `descriptor`, for the run's
+/// record; 0 for a descriptor the op itself will refuse.
+uint64_t countMemRefBytes(int64_t rank, const void *descriptor,
+                          int64_t elementSizeBytes) {
+  if (!isRunRecorded())
+    return 0;
+  MemRefView view;
+  if (!readMemRefDescriptor(rank, descriptor, elementSizeBytes, "memref", view)
+           .ok())
+    return 0;
+  uint64_t bytes = static_cast<uint64_t>(elementSizeBytes);
+  for (int64_t size : view.sizes)
+    bytes *= static_cast<uint64_t>(size);
+  return bytes;
+}
+
+void recordStridedCopy(RecordedOp &record, int64_t rank,
+                       const void *dstDescriptor, const void *srcDescriptor,
+                       int64_t elementSizeBytes) {
+  if (!isRunRecorded())
+    return;
+  MemRefView dst, src;
+  if (!readMemRefDescriptor(rank, dstDescriptor, elementSizeBytes,
+                            "destination", dst)
+           .ok() ||
+      !readMemRefDescriptor(rank, srcDescriptor, elementSizeBytes, "source",
+                            src)
+           .ok())
+    return;
+  record.setCopy(dst.aligned, src.aligned,
+                 countMemRefBytes(rank, srcDescriptor, elementSizeBytes));
 }
 
 } // namespace
@@ -155,6 +189,7 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   void *function = nullptr;
   check(getRuntime().getFunction(module, name, function, "gpu.launch_func"),
         "gpu.launch_func");
+  noteRecordedFunction(function, name);
   return function;
 }
 
@@ -166,6 +201,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                    {gridX, gridY, gridZ},
                    {blockX, blockY, blockZ},
                    sharedMemoryBytes};
+  RecordedOp record("gpu.launch_func", "gpu.launch_func", RecordKind::Launch,
+                    stream);
+  record.setLaunch(getRecordedFunctionName(function).c_str(), launch.grid,
+                   launch.block, sharedMemoryBytes);
   check(
       getRuntime().launch(function, launch, stream, params, "gpu.launch_func"),
       "gpu.launch_func");
@@ -182,6 +221,7 @@ void mgpuStreamSynchronize(void *stream) {
 }
 
 void mgpuStreamWaitEvent(void *stream, void *event) {
+  noteRecordedStreamWait(stream, event);
   check(getRuntime().streamWaitEvent(stream, event, "gpu.wait"), "gpu.wait");
 }
 
@@ -196,11 +236,14 @@ void mgpuEventDestroy(void *event) {
 }
 
 void mgpuEventSynchronize(void *event) {
+  RecordedOp record("gpu.wait", "gpu.wait", RecordKind::HostWait);
+  record.setWaitsFor(event);
   check(getRuntime().synchronizeEvent(event, "gpu.wait"), "gpu.wait");
 }
 
 void mgpuEventRecord(void *event, void *stream) {
   check(getRuntime().recordEvent(event, stream, "gpu.wait"), "gpu.wait");
+  noteRecordedEvent(event, stream);
 }
 
 void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
@@ -256,6 +299,7 @@ void mgpuSetDefaultDevice(int32_t device) {
 void *mgpuStreamCreateAt(const char *loc) {
   void *stream = nullptr;
   check(getRuntime().createStream(stream, loc), loc);
+  noteRecordedStream(stream);
   return stream;
 }
 
@@ -264,16 +308,20 @@ void mgpuStreamDestroyAt(void *stream, const char *loc) {
 }
 
 void mgpuStreamSynchronizeAt(void *stream, const char *loc) {
+  RecordedOp record("gpu.wait", loc, RecordKind::HostWait);
+  record.setWaitsFor(stream);
   check(getRuntime().synchronizeStream(stream, loc), loc);
 }
 
 void mgpuStreamJoinAt(void *stream, void *dependency, const char *loc) {
+  noteRecordedStreamWait(stream, dependency);
   check(getRuntime().joinStream(stream, dependency, loc), loc);
 }
 
 void *mgpuStreamRecordEventAt(void *stream, const char *loc) {
   void *event = nullptr;
   check(getRuntime().recordEventOnStream(stream, event, loc), loc);
+  noteRecordedEvent(event, stream);
   return event;
 }
 
@@ -286,17 +334,24 @@ void *mgpuStreamFromTokenAt(void *token, const char *loc) {
 void *mgpuMemAllocAt(uint64_t sizeBytes, void *stream, bool isHostShared,
                      const char *loc) {
   void *result = nullptr;
+  RecordedOp record("gpu.alloc", loc, RecordKind::Allocation);
+  record.setBytes(sizeBytes);
   check(getRuntime().allocate(sizeBytes, stream, isHostShared, loc, result),
         loc);
+  noteRecordedAllocation(result, sizeBytes);
   return result;
 }
 
 void mgpuMemFreeAt(void *ptr, void *stream, const char *loc) {
+  RecordedOp record("gpu.dealloc", loc, RecordKind::Free);
   check(getRuntime().free(ptr, stream, loc), loc);
+  noteRecordedFree(ptr);
 }
 
 void mgpuMemcpyAt(void *dst, void *src, uint64_t sizeBytes, void *stream,
                   const char *loc) {
+  RecordedOp record("gpu.memcpy", loc, RecordKind::Copy, stream);
+  record.setCopy(dst, src, sizeBytes);
   check(getRuntime().memcpy(dst, src, sizeBytes, stream, loc), loc);
 }
 
@@ -305,6 +360,9 @@ void mgpuMemcpyStridedAt(int64_t rank, void *dstDescriptor, void *srcDescriptor,
                          const char *loc) {
   // The descriptors are the program's memory, read here.
   RunningOpScope running(loc);
+  RecordedOp record("gpu.memcpy", loc, RecordKind::Copy, stream);
+  recordStridedCopy(record, rank, dstDescriptor, srcDescriptor,
+                    elementSizeBytes);
   check(getRuntime().memcpyStrided(rank, dstDescriptor, srcDescriptor,
                                    elementSizeBytes, stream, loc),
         loc);
@@ -312,21 +370,29 @@ void mgpuMemcpyStridedAt(int64_t rank, void *dstDescriptor, void *srcDescriptor,
 
 void mgpuMemset8At(void *dst, uint8_t value, uint64_t count, void *stream,
                    const char *loc) {
+  RecordedOp record("gpu.memset", loc, RecordKind::Memset, stream);
+  record.setBytes(count * 1);
   check(getRuntime().memset(dst, value, 1, count, stream, loc), loc);
 }
 
 void mgpuMemset16At(void *dst, uint16_t value, uint64_t count, void *stream,
                     const char *loc) {
+  RecordedOp record("gpu.memset", loc, RecordKind::Memset, stream);
+  record.setBytes(count * 2);
   check(getRuntime().memset(dst, value, 2, count, stream, loc), loc);
 }
 
 void mgpuMemset32At(void *dst, uint32_t value, uint64_t count, void *stream,
                     const char *loc) {
+  RecordedOp record("gpu.memset", loc, RecordKind::Memset, stream);
+  record.setBytes(count * 4);
   check(getRuntime().memset(dst, value, 4, count, stream, loc), loc);
 }
 
 void mgpuMemset64At(void *dst, uint64_t value, uint64_t count, void *stream,
                     const char *loc) {
+  RecordedOp record("gpu.memset", loc, RecordKind::Memset, stream);
+  record.setBytes(count * 8);
   check(getRuntime().memset(dst, value, 8, count, stream, loc), loc);
 }
 
@@ -334,6 +400,8 @@ void mgpuMemsetStridedAt(int64_t rank, void *descriptor,
                          int64_t elementSizeBytes, uint64_t value, void *stream,
                          const char *loc) {
   RunningOpScope running(loc);
+  RecordedOp record("gpu.memset", loc, RecordKind::Memset, stream);
+  record.setBytes(countMemRefBytes(rank, descriptor, elementSizeBytes));
   check(getRuntime().memsetStrided(rank, descriptor, elementSizeBytes, value,
                                    stream, loc),
         loc);

@@ -138,7 +138,7 @@ void reportFatalDiagnostic(const char *loc, const char *severity,
   // Flushes every stdio stream, including ones the program opened; the
   // report's deadline ends the process if one of them hangs.
   std::fflush(nullptr);
-  std::_Exit(1);
+  finishFatalReport();
 }
 
 void reportWarning(const char *loc, const std::string &message) {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "wrappers/MgpuAbi.h"
+#include "wrappers/RunRecord.h"
 #include "wrappers/Runtime.h"
 
 #include <array>
@@ -33,6 +34,9 @@ void launchKernel(void *function, const std::array<int64_t, 3> *cluster,
     launch.block[i] = block[i];
   }
   launch.sharedMemoryBytes = sharedMemoryBytes;
+  RecordedOp record("gpu.launch_func", loc, RecordKind::Launch, stream);
+  record.setLaunch(getRecordedFunctionName(function).c_str(), launch.grid,
+                   launch.block, sharedMemoryBytes);
   check(getRuntime().launch(function, launch, stream, params, loc), loc);
 }
 
@@ -73,6 +77,7 @@ void mgpuModuleUnloadAt(void *module, const char *loc) {
 void *mgpuModuleGetFunctionAt(void *module, const char *name, const char *loc) {
   void *function = nullptr;
   check(getRuntime().getFunction(module, name, function, loc), loc);
+  noteRecordedFunction(function, name);
   return function;
 }
 

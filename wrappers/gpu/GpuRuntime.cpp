@@ -201,6 +201,23 @@ Status GpuRuntime::finalize(std::vector<Warning> &leaks) {
         GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyEvent(event)));
   }
   timers.clear();
+  // The record's points are read now, while their events exist; the ones
+  // that fail to read are dropped.
+  for (auto it = timePoints.begin(); it != timePoints.end();) {
+    TimePoint &point = *it->second;
+    (void)resolveTimePoint(point);
+    if (point.event) {
+      (void)makeCurrent(point.device);
+      (void)driver.destroyEvent(point.event);
+      point.event = nullptr;
+    }
+    it = point.ns ? std::next(it) : timePoints.erase(it);
+  }
+  for (auto &[index, origin] : clockOrigins) {
+    GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(index));
+    GPU_RUNNER_RETURN_IF_ERROR(check(driver.destroyEvent(origin.event)));
+  }
+  clockOrigins.clear();
   for (auto &module : modules) {
     GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(module->device));
     GPU_RUNNER_RETURN_IF_ERROR(check(driver.unloadModule(module->handle)));

@@ -39,6 +39,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -99,6 +100,19 @@ private:
     bool started = false;
     bool stopped = false;
   };
+  /// A point of the run's record (Runtime::recordTimePoint): an event
+  /// until the device reached it, then the host clock's time.
+  struct TimePoint {
+    int device = 0;
+    void *event = nullptr;
+    std::optional<int64_t> ns;
+  };
+  /// An event the device reached at a known host time, that the device's
+  /// time points are measured from.
+  struct ClockOrigin {
+    void *event = nullptr;
+    int64_t hostNs = 0;
+  };
   struct Allocation {
     /// The allocation's rank in the order they were made: the leak report
     /// lists the oldest first, whatever their addresses.
@@ -129,6 +143,8 @@ private:
   Status resolveTimer(void *timer, Timer *&result);
   /// Records `event` of `timer` on `stream` (null: after all work so far).
   Status recordTimerEvent(Timer &timer, void *&event, void *stream);
+  /// Reads the time of `point` once the device reached it.
+  Status resolveTimePoint(TimePoint &point);
   /// Whether `token` was issued and has been released since.
   bool isReleased(void *token) const;
   void *addToken(Token token);
@@ -177,6 +193,8 @@ private:
   std::vector<std::unique_ptr<Module>> modules;
   std::vector<std::unique_ptr<Function>> functions;
   std::map<void *, std::unique_ptr<Timer>> timers;
+  std::unordered_map<void *, std::unique_ptr<TimePoint>> timePoints;
+  std::map<int, ClockOrigin> clockOrigins;
   /// Host ranges that gpu.host_register pinned: begin -> bytes.
   std::map<uintptr_t, uint64_t> registered;
   LaunchRecord lastLaunch;

@@ -7,6 +7,8 @@
 
 #include "wrappers/gpu/GpuRuntime.h"
 
+#include <chrono>
+
 namespace gpu_runner {
 
 Status GpuRuntime::createTimer(void *&timer, const char *) {
@@ -105,6 +107,78 @@ Status GpuRuntime::getTimerElapsedNs(void *timer, int64_t &nanoseconds,
   nanoseconds = static_cast<int64_t>(static_cast<double>(milliseconds) * 1e6 +
                                      (milliseconds < 0 ? -0.5 : 0.5));
   return Status();
+}
+
+namespace {
+
+int64_t hostNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+} // namespace
+
+Status GpuRuntime::recordTimePoint(void *stream, void *&point) {
+  std::lock_guard<std::mutex> lock(mutex);
+  void *driverStream;
+  int device;
+  GPU_RUNNER_RETURN_IF_ERROR(resolveStream(stream, driverStream, device));
+  ClockOrigin &origin = clockOrigins[device];
+  if (!origin.event) {
+    // The device's first point: an event the host waits for, and then reads
+    // its clock. The host reads it a little after the device got there (the
+    // wait's wake-up), so every time on this device is late by that much,
+    // and by the same amount.
+    GPU_RUNNER_RETURN_IF_ERROR(check(driver.createTimingEvent(origin.event)));
+    GPU_RUNNER_RETURN_IF_ERROR(
+        checkResult(driver.recordEvent(origin.event, driverStream)));
+    GPU_RUNNER_RETURN_IF_ERROR(
+        checkResult(driver.synchronizeEvent(origin.event)));
+    origin.hostNs = hostNowNs();
+  }
+  auto entry = std::make_unique<TimePoint>();
+  entry->device = device;
+  GPU_RUNNER_RETURN_IF_ERROR(check(driver.createTimingEvent(entry->event)));
+  GPU_RUNNER_RETURN_IF_ERROR(
+      checkResult(driver.recordEvent(entry->event, driverStream)));
+  point = entry.get();
+  timePoints.emplace(point, std::move(entry));
+  return Status();
+}
+
+Status GpuRuntime::resolveTimePoint(TimePoint &point) {
+  if (point.ns || !point.event)
+    return Status();
+  auto origin = clockOrigins.find(point.device);
+  if (origin == clockOrigins.end())
+    return Status::error("no clock origin for the device's time point");
+  GPU_RUNNER_RETURN_IF_ERROR(makeCurrent(point.device));
+  Result reached = driver.queryEvent(point.event);
+  if (driver.isNotReady(reached))
+    return Status();
+  GPU_RUNNER_RETURN_IF_ERROR(check(reached));
+  float milliseconds = 0;
+  GPU_RUNNER_RETURN_IF_ERROR(check(driver.getElapsedMilliseconds(
+      milliseconds, origin->second.event, point.event)));
+  point.ns = origin->second.hostNs +
+             static_cast<int64_t>(static_cast<double>(milliseconds) * 1e6);
+  Result destroyed = driver.destroyEvent(point.event);
+  point.event = nullptr;
+  return check(destroyed);
+}
+
+bool GpuRuntime::takeTimePoint(void *point, int64_t &nanoseconds) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = timePoints.find(point);
+  if (it == timePoints.end())
+    return false;
+  // An error here costs the record a time, never the program its run.
+  if (!resolveTimePoint(*it->second).ok() || !it->second->ns)
+    return false;
+  nanoseconds = *it->second->ns;
+  timePoints.erase(it);
+  return true;
 }
 
 } // namespace gpu_runner

@@ -9,6 +9,7 @@
 
 #include "wrappers/HostKernelAbi.h"
 #include "wrappers/MgpuAbi.h"
+#include "wrappers/RunRecord.h"
 #include "wrappers/common/CheckReports.h"
 #include "wrappers/common/FaultHandler.h"
 #include "wrappers/common/ProgramHeap.h"
@@ -269,6 +270,9 @@ void mgpuLaunchHostKernelAt(void *entry, int64_t clusterX, int64_t clusterY,
   launch.staticSharedBytes = staticSharedBytes;
   launch.flags = flags;
   launch.name = kernelName && *kernelName ? kernelName : "(unnamed)";
+  RecordedOp record("gpu.launch_func", loc, RecordKind::Launch, stream);
+  record.setLaunch(launch.name.c_str(), launch.grid, launch.block,
+                   dynamicSharedBytes);
   check(runtime().launchKernel(launch, args, argsBytes, stream, loc), loc);
 }
 

@@ -382,6 +382,14 @@ Status HostRuntime::getTimerElapsedNs(void *timer, int64_t &nanoseconds,
   return timerTable.elapsedNs(timer, nanoseconds);
 }
 
+Status HostRuntime::recordTimePoint(void *stream, void *&point) {
+  return timerTable.recordPoint(stream, point);
+}
+
+bool HostRuntime::takeTimePoint(void *point, int64_t &nanoseconds) {
+  return timerTable.takePoint(point, nanoseconds);
+}
+
 Status HostRuntime::setDefaultDevice(int32_t device, const char *) {
   if (device == 0)
     return Status();

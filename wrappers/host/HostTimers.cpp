@@ -136,6 +136,35 @@ Status TimerTable::elapsedNs(void *timer, int64_t &nanoseconds) {
   return Status();
 }
 
+Status TimerTable::recordPoint(void *stream, void *&handle) {
+  auto point = std::make_shared<Point>();
+  GPU_RUNNER_RETURN_IF_ERROR(streams.checkEnqueue(stream));
+  GPU_RUNNER_RETURN_IF_ERROR(streams.enqueue(
+      stream,
+      [point]() {
+        point->ns.store(nowNs(), std::memory_order_release);
+        return Status();
+      },
+      "time point"));
+  handle = point.get();
+  std::lock_guard<std::mutex> lock(mutex);
+  points.emplace(handle, std::move(point));
+  return Status();
+}
+
+bool TimerTable::takePoint(void *handle, int64_t &nanoseconds) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = points.find(handle);
+  if (it == points.end())
+    return false;
+  int64_t reached = it->second->ns.load(std::memory_order_acquire);
+  if (reached == 0)
+    return false;
+  nanoseconds = reached;
+  points.erase(it);
+  return true;
+}
+
 void TimerTable::reset() {
   std::lock_guard<std::mutex> lock(mutex);
   timers.clear();

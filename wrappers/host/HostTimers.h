@@ -38,7 +38,13 @@ public:
   /// Blocks until both points are reached; the nanoseconds between them.
   Status elapsedNs(void *timer, int64_t &nanoseconds);
 
-  /// Forgets every timer (the runtime's finalize).
+  /// Records a point of the run's record on `stream` (Runtime::
+  /// recordTimePoint).
+  Status recordPoint(void *stream, void *&point);
+  /// The clock the stream read at `point`, and forgets it; false while the
+  /// stream has not reached it.
+  bool takePoint(void *point, int64_t &nanoseconds);
+  /// Forgets every timer (the runtime's finalize); the record's points stay.
   void reset();
   size_t size() const;
 
@@ -55,6 +61,7 @@ private:
   StreamManager &streams;
   mutable std::mutex mutex;
   std::unordered_map<void *, std::shared_ptr<State>> timers;
+  std::unordered_map<void *, std::shared_ptr<Point>> points;
 };
 
 } // namespace gpu_runner

@@ -10,7 +10,7 @@
 // RUN: %gpu-runner %s --input=1 --input=2 --output=@%t/a.npy --output=@%t/c.npy
 // RUN: %gpu-runner %s --input=@%t/a.npy --input=@%t/c.npy | FileCheck %s --check-prefix=BOTH
 
-// SAME: error: --output=@{{.*}}a.npy and --output=@{{.*}}a.npy name the same file: result[1] would overwrite result[0]; give each result a file of its own
+// SAME: error: --output=@{{.*}}a.npy and --output=@{{.*}}a.npy name the same file: result[1] would overwrite result[0]; give each a file of its own
 // DOT: error: --output=@a.npy and --output=@./a.npy name the same file
 // LINK: error: --output=@{{.*}}link.npy and --output=@{{.*}}a.npy name the same file
 // HARD: error: --output=@{{.*}}b.bin and --output=@{{.*}}hard.bin name the same file

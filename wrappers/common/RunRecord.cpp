@@ -1,0 +1,403 @@
+//===- RunRecord.cpp - What a run did, op by op ---------------------------===//
+//
+// See wrappers/RunRecord.h. One table under one lock: the ops of every
+// thread append to it, and a snapshot copies it out. The runtime is called
+// outside the lock, so that a time point that waits (the null stream's) never
+// holds up other threads' records.
+//
+//===----------------------------------------------------------------------===//
+
+#include "wrappers/RunRecord.h"
+
+#include "wrappers/Runtime.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+namespace gpu_runner {
+
+namespace {
+
+constexpr size_t kNotRecorded = ~size_t(0);
+
+/// A stream point of an entry, not yet read.
+struct PendingPoint {
+  size_t entry;
+  void *point;
+  /// Whether it ends the op rather than begins it.
+  bool end;
+};
+
+struct RunRecorder {
+  std::mutex mutex;
+  int64_t startNs = 0;
+  std::vector<RecordTrack> tracks;
+  std::vector<RecordedEntry> entries;
+  std::vector<RecordedPhase> phases;
+  std::vector<PendingPoint> pending;
+  /// Threads and streams by their track.
+  std::unordered_map<uint64_t, size_t> threadTracks;
+  std::unordered_map<void *, size_t> streamTracks;
+  uint64_t streamNumber = 0;
+  /// The last entry on each stream track, and what the next one waits for.
+  std::unordered_map<size_t, size_t> lastOnTrack;
+  std::unordered_map<size_t, std::vector<size_t>> waitsOnTrack;
+  /// Events, by the entry they stand for.
+  std::unordered_map<void *, size_t> eventEntries;
+  std::unordered_map<void *, std::string> functionNames;
+  std::unordered_map<const void *, uint64_t> liveAllocations;
+  uint64_t liveBytes = 0;
+  uint64_t peakBytes = 0;
+  uint64_t allocatedBytes = 0;
+  uint64_t allocationCount = 0;
+  uint64_t streamsCreated = 0;
+  uint64_t streamWaits = 0;
+};
+
+std::atomic<bool> recording{false};
+
+RunRecorder &getRecorder() {
+  // Never destroyed: threads may record while the process exits.
+  static auto *recorder = new RunRecorder();
+  return *recorder;
+}
+
+/// A number per thread, in the order threads first record.
+uint64_t getThreadNumber() {
+  static std::atomic<uint64_t> next{0};
+  thread_local uint64_t number = next++;
+  return number;
+}
+
+size_t getThreadTrackLocked(RunRecorder &recorder) {
+  uint64_t thread = getThreadNumber();
+  auto [it, inserted] =
+      recorder.threadTracks.emplace(thread, recorder.tracks.size());
+  if (inserted)
+    recorder.tracks.push_back({recorder.tracks.empty()
+                                   ? "host thread"
+                                   : "thread " + std::to_string(thread),
+                               false});
+  return it->second;
+}
+
+size_t getStreamTrackLocked(RunRecorder &recorder, void *stream) {
+  auto [it, inserted] =
+      recorder.streamTracks.emplace(stream, recorder.tracks.size());
+  if (inserted)
+    recorder.tracks.push_back(
+        {stream ? "stream " + std::to_string(++recorder.streamNumber)
+                : std::string("null stream (synchronous ops)"),
+         true});
+  return it->second;
+}
+
+/// The entry whose work `token` stands for: an event's, or a stream's last.
+size_t findTokenEntryLocked(RunRecorder &recorder, void *token) {
+  auto event = recorder.eventEntries.find(token);
+  if (event != recorder.eventEntries.end())
+    return event->second;
+  auto track = recorder.streamTracks.find(token);
+  if (track == recorder.streamTracks.end())
+    return kNotRecorded;
+  auto last = recorder.lastOnTrack.find(track->second);
+  return last == recorder.lastOnTrack.end() ? kNotRecorded : last->second;
+}
+
+void *recordPoint(void *stream) {
+  void *point = nullptr;
+  // A point that cannot be recorded costs the record a time: the op itself
+  // reports what is wrong with its stream.
+  if (!getRuntime().recordTimePoint(stream, point).ok())
+    return nullptr;
+  return point;
+}
+
+/// Reads the points the streams reached by now into their entries.
+void readReachedPointsLocked(RunRecorder &recorder) {
+  Runtime &runtime = getRuntime();
+  auto reached = [&](const PendingPoint &pending) {
+    RecordedEntry &entry = recorder.entries[pending.entry];
+    return runtime.takeTimePoint(
+        pending.point, pending.end ? entry.deviceEndNs : entry.deviceBeginNs);
+  };
+  recorder.pending.erase(
+      std::remove_if(recorder.pending.begin(), recorder.pending.end(), reached),
+      recorder.pending.end());
+}
+
+void addPendingPoint(size_t entry, void *point, bool end) {
+  if (!point)
+    return;
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  recorder.pending.push_back({entry, point, end});
+  // Points of ops long done are read now and then, so that they do not pile
+  // up in the runtime.
+  if (recorder.pending.size() % 4096 == 0)
+    readReachedPointsLocked(recorder);
+}
+
+} // namespace
+
+const char *getCopyDirectionName(CopyDirection direction) {
+  switch (direction) {
+  case CopyDirection::HostToHost:
+    return "h2h";
+  case CopyDirection::HostToDevice:
+    return "h2d";
+  case CopyDirection::DeviceToHost:
+    return "d2h";
+  case CopyDirection::DeviceToDevice:
+    return "d2d";
+  }
+  return "?";
+}
+
+int64_t getRecordClockNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void startRunRecord() {
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  recorder.startNs = getRecordClockNs();
+  getThreadTrackLocked(recorder);
+  recording.store(true, std::memory_order_release);
+}
+
+bool isRunRecorded() { return recording.load(std::memory_order_acquire); }
+
+RunRecordSnapshot takeRunRecordSnapshot() {
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  readReachedPointsLocked(recorder);
+  RunRecordSnapshot snapshot;
+  snapshot.tracks = recorder.tracks;
+  snapshot.entries = recorder.entries;
+  snapshot.phases = recorder.phases;
+  snapshot.startNs = recorder.startNs;
+  snapshot.nowNs = getRecordClockNs();
+  snapshot.peakDeviceBytes = recorder.peakBytes;
+  snapshot.allocatedDeviceBytes = recorder.allocatedBytes;
+  snapshot.allocationCount = recorder.allocationCount;
+  snapshot.streamsCreated = recorder.streamsCreated;
+  snapshot.streamWaits = recorder.streamWaits;
+  return snapshot;
+}
+
+size_t countRecordedEntries() {
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  return recorder.entries.size();
+}
+
+RecordedOp::RecordedOp(const char *name, const char *loc, RecordKind kind)
+    : index(kNotRecorded) {
+  if (isRunRecorded())
+    begin(name, loc, kind);
+}
+
+RecordedOp::RecordedOp(const char *name, const char *loc, RecordKind kind,
+                       void *stream)
+    : index(kNotRecorded), stream(stream) {
+  if (!isRunRecorded())
+    return;
+  begin(name, loc, kind);
+  RunRecorder &recorder = getRecorder();
+  {
+    std::lock_guard<std::mutex> lock(recorder.mutex);
+    RecordedEntry &entry = recorder.entries[index];
+    entry.onStream = true;
+    entry.streamTrack = getStreamTrackLocked(recorder, stream);
+    auto waits = recorder.waitsOnTrack.find(entry.streamTrack);
+    if (waits != recorder.waitsOnTrack.end()) {
+      entry.after = std::move(waits->second);
+      recorder.waitsOnTrack.erase(waits);
+    }
+    recorder.lastOnTrack[entry.streamTrack] = index;
+  }
+  addPendingPoint(index, recordPoint(stream), /*end=*/false);
+}
+
+void RecordedOp::begin(const char *name, const char *loc, RecordKind kind) {
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  index = recorder.entries.size();
+  RecordedEntry &entry = recorder.entries.emplace_back();
+  entry.name = name;
+  // A loc is "gpu.memcpy@file.mlir:12:5", or the op's name alone where the
+  // program has no location for it (RuntimeError.h).
+  const char *at = loc ? std::strchr(loc, '@') : nullptr;
+  entry.loc = at ? at + 1 : "";
+  entry.kind = kind;
+  entry.hostTrack = getThreadTrackLocked(recorder);
+  entry.hostBeginNs = getRecordClockNs();
+}
+
+RecordedOp::~RecordedOp() {
+  if (index == kNotRecorded)
+    return;
+  RunRecorder &recorder = getRecorder();
+  bool onStream;
+  {
+    std::lock_guard<std::mutex> lock(recorder.mutex);
+    onStream = recorder.entries[index].onStream;
+  }
+  if (onStream)
+    addPendingPoint(index, recordPoint(stream), /*end=*/true);
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  recorder.entries[index].hostEndNs = getRecordClockNs();
+}
+
+void RecordedOp::setCopy(const void *dst, const void *src, uint64_t bytes) {
+  if (index == kNotRecorded)
+    return;
+  Runtime &runtime = getRuntime();
+  bool fromDevice = !runtime.describeDeviceMemory(src).empty();
+  bool toDevice = !runtime.describeDeviceMemory(dst).empty();
+  CopyDirection direction = fromDevice
+                                ? (toDevice ? CopyDirection::DeviceToDevice
+                                            : CopyDirection::DeviceToHost)
+                                : (toDevice ? CopyDirection::HostToDevice
+                                            : CopyDirection::HostToHost);
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  recorder.entries[index].bytes = bytes;
+  recorder.entries[index].direction = direction;
+}
+
+void RecordedOp::setBytes(uint64_t bytes) {
+  if (index == kNotRecorded)
+    return;
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  recorder.entries[index].bytes = bytes;
+}
+
+void RecordedOp::setLaunch(const char *kernel, const int64_t grid[3],
+                           const int64_t block[3], int64_t dynamicSharedBytes) {
+  if (index == kNotRecorded)
+    return;
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  RecordedEntry &entry = recorder.entries[index];
+  entry.kernel = kernel;
+  std::copy(grid, grid + 3, entry.grid);
+  std::copy(block, block + 3, entry.block);
+  entry.dynamicSharedBytes = dynamicSharedBytes;
+}
+
+void RecordedOp::setWaitsFor(void *token) {
+  if (index == kNotRecorded)
+    return;
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  size_t producer = findTokenEntryLocked(recorder, token);
+  if (producer != kNotRecorded)
+    recorder.entries[index].after.push_back(producer);
+}
+
+void noteRecordedStream(void *stream) {
+  if (!isRunRecorded())
+    return;
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  // Stream handles are never given twice (GpuRuntime.h, HostStreams.h).
+  getStreamTrackLocked(recorder, stream);
+  ++recorder.streamsCreated;
+}
+
+void noteRecordedEvent(void *event, void *stream) {
+  if (!isRunRecorded())
+    return;
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  size_t producer = findTokenEntryLocked(recorder, stream);
+  if (producer == kNotRecorded)
+    recorder.eventEntries.erase(event);
+  else
+    recorder.eventEntries[event] = producer;
+}
+
+void noteRecordedStreamWait(void *stream, void *token) {
+  if (!isRunRecorded())
+    return;
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  ++recorder.streamWaits;
+  size_t producer = findTokenEntryLocked(recorder, token);
+  if (producer != kNotRecorded)
+    recorder.waitsOnTrack[getStreamTrackLocked(recorder, stream)].push_back(
+        producer);
+}
+
+void noteRecordedAllocation(const void *pointer, uint64_t bytes) {
+  if (!isRunRecorded() || !pointer)
+    return;
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  recorder.liveAllocations[pointer] = bytes;
+  recorder.liveBytes += bytes;
+  recorder.peakBytes = std::max(recorder.peakBytes, recorder.liveBytes);
+  recorder.allocatedBytes += bytes;
+  ++recorder.allocationCount;
+}
+
+void noteRecordedFree(const void *pointer) {
+  if (!isRunRecorded())
+    return;
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  auto it = recorder.liveAllocations.find(pointer);
+  if (it == recorder.liveAllocations.end())
+    return;
+  recorder.liveBytes -= it->second;
+  recorder.liveAllocations.erase(it);
+}
+
+void noteRecordedFunction(void *function, const char *name) {
+  if (!isRunRecorded())
+    return;
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  recorder.functionNames[function] = name ? name : "";
+}
+
+std::string getRecordedFunctionName(void *function) {
+  if (!isRunRecorded())
+    return "";
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  auto it = recorder.functionNames.find(function);
+  return it == recorder.functionNames.end() ? "(unnamed)" : it->second;
+}
+
+size_t beginRecordedPhase(const std::string &name) {
+  if (!isRunRecorded())
+    return kNotRecorded;
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  size_t track = getThreadTrackLocked(recorder);
+  recorder.phases.push_back({name, track, getRecordClockNs(), 0});
+  return recorder.phases.size() - 1;
+}
+
+void endRecordedPhase(size_t phase) {
+  if (phase == kNotRecorded)
+    return;
+  RunRecorder &recorder = getRecorder();
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  // A phase handed to another thread (a GPU kernel job) is drawn where it
+  // ran, around the phases it ran there.
+  recorder.phases[phase].track = getThreadTrackLocked(recorder);
+  recorder.phases[phase].endNs = getRecordClockNs();
+}
+
+} // namespace gpu_runner
