@@ -15,6 +15,7 @@
 #include "runner/OutputFile.h"
 #include "runner/RunnerError.h"
 #include "wrappers/Backend.h"
+#include "wrappers/RunRecord.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -229,6 +230,11 @@ void printBenchmarkReport(const RunnerOptions &options,
   if (!runs.kernel.empty())
     printAggregates(
         "kernel alone:", "kernel mean:", aggregateTimes(runs.kernel));
+  else if (runs.kernelMissing)
+    os << "  kernel alone:    not measured: the run's record keeps the first "
+       << kMaxRecordedEntries
+       << " runtime calls, and some runs came after (fewer repetitions "
+          "measure it)\n";
   os.flush();
 }
 

@@ -24,8 +24,10 @@ struct BenchmarkRuns {
   std::vector<double> wall;
   /// The process's CPU time over the same span.
   std::vector<double> cpu;
-  /// --launch: the kernel's launches alone, on the device.
+  /// --launch: the kernel's launches alone, on the device; empty, with
+  /// `kernelMissing` set, where some run's launches were not timed.
   std::vector<double> kernel;
+  bool kernelMissing = false;
   double compileSeconds = 0;
   /// What the compile cache did ("hit, /path/llvmcache-...").
   std::string cacheStatus;

@@ -63,10 +63,12 @@ double getProcessCpuSeconds() {
 /// [begin, end), in seconds; nothing if one was not timed.
 std::optional<double> getLaunchSeconds(const RunRecordSnapshot &record,
                                        size_t begin, size_t end) {
+  // Past the entries the record keeps, the launches are not there.
+  if (end > record.entries.size())
+    return std::nullopt;
   int64_t nanoseconds = 0;
   bool launched = false;
-  for (size_t index = begin; index < end && index < record.entries.size();
-       ++index) {
+  for (size_t index = begin; index < end; ++index) {
     const RecordedEntry &entry = record.entries[index];
     if (entry.kind != RecordKind::Launch)
       continue;
@@ -246,6 +248,8 @@ Error ProgramRun::reportBenchmark() {
     }
     if (kernel.size() == benchmark.wall.size())
       benchmark.kernel = std::move(kernel);
+    else
+      benchmark.kernelMissing = true;
   }
   printBenchmarkReport(options, benchmark);
   return writeBenchmarkOut(options, benchmark);

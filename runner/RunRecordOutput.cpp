@@ -90,6 +90,12 @@ public:
   void write(StringRef program) {
     json.object([&] {
       json.attribute("displayTimeUnit", "ns");
+      // How far a stream's times may be off the host's: CUDA and HIP events
+      // are aligned with the host's clock once per device.
+      json.attributeObject("otherData", [&] {
+        json.attribute("stream_clock_uncertainty_us",
+                       static_cast<double>(record.clockUncertaintyNs) / 1000.0);
+      });
       json.attributeArray("traceEvents", [&] {
         writeMetadata(program);
         for (const RecordedPhase &phase : record.phases)
@@ -319,77 +325,48 @@ std::string formatTrace(const RunRecordSnapshot &record, StringRef program) {
 }
 
 std::string formatStatistics(const RunRecordSnapshot &record) {
-  std::map<CopyDirection, std::pair<uint64_t, uint64_t>> copies;
-  uint64_t memsets = 0, memsetBytes = 0, hostWaits = 0, launches = 0;
-  struct KernelTimes {
-    uint64_t launches = 0;
-    uint64_t timed = 0;
-    double totalNs = 0;
-  };
-  std::map<std::string, KernelTimes> kernels;
-  for (const RecordedEntry &entry : record.entries) {
-    // An op the run ended in did nothing to count.
-    if (entry.hostEndNs == 0)
-      continue;
-    switch (entry.kind) {
-    case RecordKind::Copy:
-      ++copies[entry.direction].first;
-      copies[entry.direction].second += entry.bytes;
-      break;
-    case RecordKind::Memset:
-      ++memsets;
-      memsetBytes += entry.bytes;
-      break;
-    case RecordKind::Launch: {
-      ++launches;
-      KernelTimes &times = kernels[entry.kernel];
-      ++times.launches;
-      if (entry.deviceBeginNs && entry.deviceEndNs) {
-        ++times.timed;
-        times.totalNs +=
-            static_cast<double>(entry.deviceEndNs - entry.deviceBeginNs);
-      }
-      break;
-    }
-    case RecordKind::HostWait:
-      ++hostWaits;
-      break;
-    case RecordKind::Allocation:
-    case RecordKind::Free:
-      break;
-    }
-  }
+  const RecordStatistics &statistics = record.statistics;
   std::string text;
   llvm::raw_string_ostream os(text);
+  auto transfers = [&](const RecordStatistics::Transfers &counted) {
+    os << counted.count;
+    if (counted.count)
+      os << ", " << formatBytes(counted.bytes);
+    os << "\n";
+  };
   os << "statistics:\n"
-     << "  device memory:  peak " << formatBytes(record.peakDeviceBytes) << "; "
-     << record.allocationCount
-     << (record.allocationCount == 1 ? " allocation, " : " allocations, ")
-     << formatBytes(record.allocatedDeviceBytes) << " in all\n";
+     << "  device memory:  peak " << formatBytes(statistics.peakDeviceBytes)
+     << "; " << statistics.allocationCount
+     << (statistics.allocationCount == 1 ? " allocation, " : " allocations, ")
+     << formatBytes(statistics.allocatedDeviceBytes) << " in all\n";
   for (CopyDirection direction :
        {CopyDirection::HostToDevice, CopyDirection::DeviceToHost,
         CopyDirection::DeviceToDevice, CopyDirection::HostToHost}) {
-    auto [count, bytes] = copies[direction];
-    os << "  copies " << getCopyDirectionName(direction) << ":     " << count;
-    if (count)
-      os << ", " << formatBytes(bytes);
+    os << "  copies " << getCopyDirectionName(direction) << ":     ";
+    transfers(statistics.copies[static_cast<int>(direction)]);
+  }
+  os << "  memsets:        ";
+  transfers(statistics.memsets);
+  std::vector<RecordStatistics::Kernel> kernels = statistics.kernels;
+  llvm::sort(kernels,
+             [](const auto &a, const auto &b) { return a.name < b.name; });
+  uint64_t launches = 0;
+  for (const RecordStatistics::Kernel &kernel : kernels)
+    launches += kernel.launches;
+  os << "  launches:       " << launches << "\n";
+  for (const RecordStatistics::Kernel &kernel : kernels) {
+    if (!kernel.launches)
+      continue;
+    os << "    " << kernel.name << ": " << kernel.launches;
+    if (kernel.timed)
+      os << ", total " << formatDuration(kernel.totalNs) << ", mean "
+         << formatDuration(static_cast<double>(kernel.totalNs) / kernel.timed)
+         << (kernel.timed < kernel.launches ? " (of the timed ones)" : "");
     os << "\n";
   }
-  os << "  memsets:        " << memsets;
-  if (memsets)
-    os << ", " << formatBytes(memsetBytes);
-  os << "\n  launches:       " << launches << "\n";
-  for (const auto &[kernel, times] : kernels) {
-    os << "    " << kernel << ": " << times.launches;
-    if (times.timed)
-      os << ", total " << formatDuration(times.totalNs) << ", mean "
-         << formatDuration(times.totalNs / times.timed)
-         << (times.timed < times.launches ? " (of the timed ones)" : "");
-    os << "\n";
-  }
-  os << "  streams:        " << record.streamsCreated << " created\n"
-     << "  waits:          " << hostWaits << " by the host, "
-     << record.streamWaits << " of a stream for another's token\n";
+  os << "  streams:        " << statistics.streamsCreated << " created\n"
+     << "  waits:          " << statistics.hostWaits << " by the host, "
+     << statistics.streamWaits << " of a stream for another's token\n";
   return text;
 }
 
@@ -403,6 +380,11 @@ Error finishRunRecord(const RunnerOptions &options) {
     llvm::errs() << formatStatistics(record);
   if (options.trace.empty())
     return Error::success();
+  if (record.unkeptEntries)
+    llvm::errs() << "warning: --trace: the run called the runtime "
+                 << record.entries.size() + record.unkeptEntries
+                 << " times; the trace holds the first "
+                 << record.entries.size() << "\n";
   if (Error error = writeFileWhole(options.trace,
                                    formatTrace(record, options.inputFilename)))
     return makeError("--trace=" + options.trace +

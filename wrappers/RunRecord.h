@@ -99,22 +99,55 @@ struct RecordedPhase {
   int64_t endNs = 0;
 };
 
-/// Everything recorded so far.
-struct RunRecordSnapshot {
-  std::vector<RecordTrack> tracks;
-  std::vector<RecordedEntry> entries;
-  std::vector<RecordedPhase> phases;
-  /// When recording started, and when the snapshot was taken.
-  int64_t startNs = 0;
-  int64_t nowNs = 0;
+/// What --print-statistics counts, kept as ops end, so that it stays exact
+/// however many ops a run makes. An op the run ended in is not counted.
+struct RecordStatistics {
+  struct Transfers {
+    uint64_t count = 0;
+    uint64_t bytes = 0;
+  };
+  /// Indexed by CopyDirection.
+  Transfers copies[4];
+  Transfers memsets;
   /// Device memory: the most live at once, the total and the count of
   /// allocations.
   uint64_t peakDeviceBytes = 0;
   uint64_t allocatedDeviceBytes = 0;
   uint64_t allocationCount = 0;
   uint64_t streamsCreated = 0;
+  uint64_t hostWaits = 0;
   /// Streams made to wait for another stream's token (no host wait).
   uint64_t streamWaits = 0;
+  struct Kernel {
+    std::string name;
+    uint64_t launches = 0;
+    /// The launches whose stream times were read, and their sum.
+    uint64_t timed = 0;
+    int64_t totalNs = 0;
+  };
+  /// In the order of their first launch.
+  std::vector<Kernel> kernels;
+};
+
+/// The most ops a record keeps one by one (for --trace): about 200 MB.
+/// Ops past it are counted in the statistics, not kept.
+constexpr size_t kMaxRecordedEntries = size_t(1) << 20;
+
+/// Everything recorded so far.
+struct RunRecordSnapshot {
+  std::vector<RecordTrack> tracks;
+  /// The first kMaxRecordedEntries ops, in the order they were called.
+  std::vector<RecordedEntry> entries;
+  /// The ops made past those.
+  uint64_t unkeptEntries = 0;
+  std::vector<RecordedPhase> phases;
+  /// When recording started, and when the snapshot was taken.
+  int64_t startNs = 0;
+  int64_t nowNs = 0;
+  /// How far a stream's times may be from the host's clock
+  /// (Runtime::getTimePointUncertaintyNs).
+  int64_t clockUncertaintyNs = 0;
+  RecordStatistics statistics;
 };
 
 /// Starts recording; the calling thread's track is the "host thread".
@@ -129,7 +162,7 @@ int64_t getRecordClockNs();
 RunRecordSnapshot takeRunRecordSnapshot();
 
 /// How many ops were recorded so far: where the next one goes in the
-/// snapshot's entries.
+/// snapshot's entries, while there are fewer than kMaxRecordedEntries.
 size_t countRecordedEntries();
 
 /// Records one op for as long as it lives, when recording; else does
@@ -156,9 +189,15 @@ public:
 private:
   void begin(const char *name, const char *loc, RecordKind kind);
 
-  /// The entry's index; npos when not recording.
+  /// The op's number, its entry's index while entries are kept; npos when
+  /// not recording.
   size_t index;
   void *stream = nullptr;
+  /// What the statistics count once the op ends.
+  RecordKind kind = RecordKind::Allocation;
+  uint64_t bytes = 0;
+  CopyDirection direction = CopyDirection::HostToHost;
+  size_t kernel = 0;
 };
 
 /// The program made `stream` (gpu.wait async): a new track.

@@ -148,6 +148,10 @@ public:
   /// reached it; else forgets it. Never waits. Points the program's work
   /// reached stay readable after finalize.
   virtual bool takeTimePoint(void *point, int64_t &nanoseconds) = 0;
+  /// How far from the host's clock a time point's time may be, at most, in
+  /// nanoseconds: 0 where the stream reads the host's clock itself; on a
+  /// GPU, half the span in which the host saw the device reach a point.
+  virtual int64_t getTimePointUncertaintyNs() const { return 0; }
 
   //===--------------------------------------------------------------------===//
   // GPU binaries: modules, their kernels, launches. The host backend runs

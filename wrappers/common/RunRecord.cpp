@@ -24,26 +24,37 @@ namespace {
 
 constexpr size_t kNotRecorded = ~size_t(0);
 
-/// A stream point of an entry, not yet read.
-struct PendingPoint {
-  size_t entry;
-  void *point;
-  /// Whether it ends the op rather than begins it.
-  bool end;
+/// The stream points of an op on a stream, until both are read.
+struct PendingOp {
+  size_t op;
+  /// Its kernel's statistics, for a launch; else npos.
+  size_t kernel = kNotRecorded;
+  void *beginPoint = nullptr;
+  void *endPoint = nullptr;
+  int64_t beginNs = 0;
+  int64_t endNs = 0;
+  /// Whether the call returned: no point is to come.
+  bool ended = false;
 };
 
 struct RunRecorder {
   std::mutex mutex;
   int64_t startNs = 0;
+  /// Ops made so far, kept or not.
+  size_t ops = 0;
   std::vector<RecordTrack> tracks;
   std::vector<RecordedEntry> entries;
   std::vector<RecordedPhase> phases;
-  std::vector<PendingPoint> pending;
+  /// By op number.
+  std::unordered_map<size_t, PendingOp> pending;
+  /// Stream ops ended since the points were last read.
+  size_t endedSinceRead = 0;
   /// Threads and streams by their track.
   std::unordered_map<uint64_t, size_t> threadTracks;
   std::unordered_map<void *, size_t> streamTracks;
   uint64_t streamNumber = 0;
-  /// The last entry on each stream track, and what the next one waits for.
+  /// The last kept entry on each stream track, and what the next one
+  /// waits for.
   std::unordered_map<size_t, size_t> lastOnTrack;
   std::unordered_map<size_t, std::vector<size_t>> waitsOnTrack;
   /// Events, by the entry they stand for.
@@ -51,11 +62,8 @@ struct RunRecorder {
   std::unordered_map<void *, std::string> functionNames;
   std::unordered_map<const void *, uint64_t> liveAllocations;
   uint64_t liveBytes = 0;
-  uint64_t peakBytes = 0;
-  uint64_t allocatedBytes = 0;
-  uint64_t allocationCount = 0;
-  uint64_t streamsCreated = 0;
-  uint64_t streamWaits = 0;
+  RecordStatistics statistics;
+  std::unordered_map<std::string, size_t> kernelIndices;
 };
 
 std::atomic<bool> recording{false};
@@ -64,6 +72,11 @@ RunRecorder &getRecorder() {
   // Never destroyed: threads may record while the process exits.
   static auto *recorder = new RunRecorder();
   return *recorder;
+}
+
+/// The entry of op `op`, where it is kept.
+RecordedEntry *findEntryLocked(RunRecorder &recorder, size_t op) {
+  return op < recorder.entries.size() ? &recorder.entries[op] : nullptr;
 }
 
 /// A number per thread, in the order threads first record.
@@ -108,6 +121,14 @@ size_t findTokenEntryLocked(RunRecorder &recorder, void *token) {
   return last == recorder.lastOnTrack.end() ? kNotRecorded : last->second;
 }
 
+size_t getKernelIndexLocked(RunRecorder &recorder, const std::string &name) {
+  auto [it, inserted] =
+      recorder.kernelIndices.emplace(name, recorder.statistics.kernels.size());
+  if (inserted)
+    recorder.statistics.kernels.push_back({name});
+  return it->second;
+}
+
 void *recordPoint(void *stream) {
   void *point = nullptr;
   // A point that cannot be recorded costs the record a time: the op itself
@@ -117,29 +138,34 @@ void *recordPoint(void *stream) {
   return point;
 }
 
-/// Reads the points the streams reached by now into their entries.
+/// Reads the points the streams reached by now into their ops; an op whose
+/// points are all read leaves the pending table, its launch time counted.
 void readReachedPointsLocked(RunRecorder &recorder) {
   Runtime &runtime = getRuntime();
-  auto reached = [&](const PendingPoint &pending) {
-    RecordedEntry &entry = recorder.entries[pending.entry];
-    return runtime.takeTimePoint(
-        pending.point, pending.end ? entry.deviceEndNs : entry.deviceBeginNs);
+  auto read = [&](void *&point, int64_t &ns, int64_t RecordedEntry::*field,
+                  RecordedEntry *entry) {
+    if (!point || !runtime.takeTimePoint(point, ns))
+      return;
+    point = nullptr;
+    if (entry)
+      entry->*field = ns;
   };
-  recorder.pending.erase(
-      std::remove_if(recorder.pending.begin(), recorder.pending.end(), reached),
-      recorder.pending.end());
-}
-
-void addPendingPoint(size_t entry, void *point, bool end) {
-  if (!point)
-    return;
-  RunRecorder &recorder = getRecorder();
-  std::lock_guard<std::mutex> lock(recorder.mutex);
-  recorder.pending.push_back({entry, point, end});
-  // Points of ops long done are read now and then, so that they do not pile
-  // up in the runtime.
-  if (recorder.pending.size() % 4096 == 0)
-    readReachedPointsLocked(recorder);
+  for (auto it = recorder.pending.begin(); it != recorder.pending.end();) {
+    PendingOp &op = it->second;
+    RecordedEntry *entry = findEntryLocked(recorder, op.op);
+    read(op.beginPoint, op.beginNs, &RecordedEntry::deviceBeginNs, entry);
+    read(op.endPoint, op.endNs, &RecordedEntry::deviceEndNs, entry);
+    if (!op.ended || op.beginPoint || op.endPoint) {
+      ++it;
+      continue;
+    }
+    if (op.kernel != kNotRecorded && op.beginNs && op.endNs) {
+      RecordStatistics::Kernel &kernel = recorder.statistics.kernels[op.kernel];
+      ++kernel.timed;
+      kernel.totalNs += op.endNs - op.beginNs;
+    }
+    it = recorder.pending.erase(it);
+  }
 }
 
 } // namespace
@@ -181,55 +207,59 @@ RunRecordSnapshot takeRunRecordSnapshot() {
   RunRecordSnapshot snapshot;
   snapshot.tracks = recorder.tracks;
   snapshot.entries = recorder.entries;
+  snapshot.unkeptEntries = recorder.ops - recorder.entries.size();
   snapshot.phases = recorder.phases;
   snapshot.startNs = recorder.startNs;
   snapshot.nowNs = getRecordClockNs();
-  snapshot.peakDeviceBytes = recorder.peakBytes;
-  snapshot.allocatedDeviceBytes = recorder.allocatedBytes;
-  snapshot.allocationCount = recorder.allocationCount;
-  snapshot.streamsCreated = recorder.streamsCreated;
-  snapshot.streamWaits = recorder.streamWaits;
+  snapshot.clockUncertaintyNs = getRuntime().getTimePointUncertaintyNs();
+  snapshot.statistics = recorder.statistics;
   return snapshot;
 }
 
 size_t countRecordedEntries() {
   RunRecorder &recorder = getRecorder();
   std::lock_guard<std::mutex> lock(recorder.mutex);
-  return recorder.entries.size();
+  return recorder.ops;
 }
 
 RecordedOp::RecordedOp(const char *name, const char *loc, RecordKind kind)
-    : index(kNotRecorded) {
+    : index(kNotRecorded), kind(kind) {
   if (isRunRecorded())
     begin(name, loc, kind);
 }
 
 RecordedOp::RecordedOp(const char *name, const char *loc, RecordKind kind,
                        void *stream)
-    : index(kNotRecorded), stream(stream) {
+    : index(kNotRecorded), stream(stream), kind(kind) {
   if (!isRunRecorded())
     return;
   begin(name, loc, kind);
   RunRecorder &recorder = getRecorder();
   {
     std::lock_guard<std::mutex> lock(recorder.mutex);
-    RecordedEntry &entry = recorder.entries[index];
-    entry.onStream = true;
-    entry.streamTrack = getStreamTrackLocked(recorder, stream);
-    auto waits = recorder.waitsOnTrack.find(entry.streamTrack);
-    if (waits != recorder.waitsOnTrack.end()) {
-      entry.after = std::move(waits->second);
-      recorder.waitsOnTrack.erase(waits);
+    recorder.pending[index].op = index;
+    if (RecordedEntry *entry = findEntryLocked(recorder, index)) {
+      entry->onStream = true;
+      entry->streamTrack = getStreamTrackLocked(recorder, stream);
+      auto waits = recorder.waitsOnTrack.find(entry->streamTrack);
+      if (waits != recorder.waitsOnTrack.end()) {
+        entry->after = std::move(waits->second);
+        recorder.waitsOnTrack.erase(waits);
+      }
+      recorder.lastOnTrack[entry->streamTrack] = index;
     }
-    recorder.lastOnTrack[entry.streamTrack] = index;
   }
-  addPendingPoint(index, recordPoint(stream), /*end=*/false);
+  void *point = recordPoint(stream);
+  std::lock_guard<std::mutex> lock(recorder.mutex);
+  recorder.pending[index].beginPoint = point;
 }
 
 void RecordedOp::begin(const char *name, const char *loc, RecordKind kind) {
   RunRecorder &recorder = getRecorder();
   std::lock_guard<std::mutex> lock(recorder.mutex);
-  index = recorder.entries.size();
+  index = recorder.ops++;
+  if (index >= kMaxRecordedEntries)
+    return;
   RecordedEntry &entry = recorder.entries.emplace_back();
   entry.name = name;
   // A loc is "gpu.memcpy@file.mlir:12:5", or the op's name alone where the
@@ -248,12 +278,46 @@ RecordedOp::~RecordedOp() {
   bool onStream;
   {
     std::lock_guard<std::mutex> lock(recorder.mutex);
-    onStream = recorder.entries[index].onStream;
+    onStream = recorder.pending.count(index) != 0;
   }
-  if (onStream)
-    addPendingPoint(index, recordPoint(stream), /*end=*/true);
+  void *endPoint = onStream ? recordPoint(stream) : nullptr;
   std::lock_guard<std::mutex> lock(recorder.mutex);
-  recorder.entries[index].hostEndNs = getRecordClockNs();
+  if (RecordedEntry *entry = findEntryLocked(recorder, index))
+    entry->hostEndNs = getRecordClockNs();
+  // The op is done: count it.
+  RecordStatistics &statistics = recorder.statistics;
+  switch (kind) {
+  case RecordKind::Copy:
+    ++statistics.copies[static_cast<int>(direction)].count;
+    statistics.copies[static_cast<int>(direction)].bytes += bytes;
+    break;
+  case RecordKind::Memset:
+    ++statistics.memsets.count;
+    statistics.memsets.bytes += bytes;
+    break;
+  case RecordKind::Launch:
+    ++statistics.kernels[kernel].launches;
+    break;
+  case RecordKind::HostWait:
+    ++statistics.hostWaits;
+    break;
+  case RecordKind::Allocation:
+  case RecordKind::Free:
+    break;
+  }
+  if (!onStream)
+    return;
+  PendingOp &op = recorder.pending[index];
+  op.endPoint = endPoint;
+  op.ended = true;
+  if (kind == RecordKind::Launch)
+    op.kernel = kernel;
+  // Points of ops long done are read now and then, so that they do not pile
+  // up in the runtime.
+  if (++recorder.endedSinceRead >= 4096) {
+    recorder.endedSinceRead = 0;
+    readReachedPointsLocked(recorder);
+  }
 }
 
 void RecordedOp::setCopy(const void *dst, const void *src, uint64_t bytes) {
@@ -262,36 +326,41 @@ void RecordedOp::setCopy(const void *dst, const void *src, uint64_t bytes) {
   Runtime &runtime = getRuntime();
   bool fromDevice = !runtime.describeDeviceMemory(src).empty();
   bool toDevice = !runtime.describeDeviceMemory(dst).empty();
-  CopyDirection direction = fromDevice
-                                ? (toDevice ? CopyDirection::DeviceToDevice
-                                            : CopyDirection::DeviceToHost)
-                                : (toDevice ? CopyDirection::HostToDevice
-                                            : CopyDirection::HostToHost);
+  direction = fromDevice ? (toDevice ? CopyDirection::DeviceToDevice
+                                     : CopyDirection::DeviceToHost)
+                         : (toDevice ? CopyDirection::HostToDevice
+                                     : CopyDirection::HostToHost);
+  setBytes(bytes);
   RunRecorder &recorder = getRecorder();
   std::lock_guard<std::mutex> lock(recorder.mutex);
-  recorder.entries[index].bytes = bytes;
-  recorder.entries[index].direction = direction;
+  if (RecordedEntry *entry = findEntryLocked(recorder, index))
+    entry->direction = direction;
 }
 
 void RecordedOp::setBytes(uint64_t bytes) {
   if (index == kNotRecorded)
     return;
+  this->bytes = bytes;
   RunRecorder &recorder = getRecorder();
   std::lock_guard<std::mutex> lock(recorder.mutex);
-  recorder.entries[index].bytes = bytes;
+  if (RecordedEntry *entry = findEntryLocked(recorder, index))
+    entry->bytes = bytes;
 }
 
-void RecordedOp::setLaunch(const char *kernel, const int64_t grid[3],
+void RecordedOp::setLaunch(const char *kernelName, const int64_t grid[3],
                            const int64_t block[3], int64_t dynamicSharedBytes) {
   if (index == kNotRecorded)
     return;
   RunRecorder &recorder = getRecorder();
   std::lock_guard<std::mutex> lock(recorder.mutex);
-  RecordedEntry &entry = recorder.entries[index];
-  entry.kernel = kernel;
-  std::copy(grid, grid + 3, entry.grid);
-  std::copy(block, block + 3, entry.block);
-  entry.dynamicSharedBytes = dynamicSharedBytes;
+  kernel = getKernelIndexLocked(recorder, kernelName);
+  RecordedEntry *entry = findEntryLocked(recorder, index);
+  if (!entry)
+    return;
+  entry->kernel = kernelName;
+  std::copy(grid, grid + 3, entry->grid);
+  std::copy(block, block + 3, entry->block);
+  entry->dynamicSharedBytes = dynamicSharedBytes;
 }
 
 void RecordedOp::setWaitsFor(void *token) {
@@ -300,8 +369,9 @@ void RecordedOp::setWaitsFor(void *token) {
   RunRecorder &recorder = getRecorder();
   std::lock_guard<std::mutex> lock(recorder.mutex);
   size_t producer = findTokenEntryLocked(recorder, token);
-  if (producer != kNotRecorded)
-    recorder.entries[index].after.push_back(producer);
+  RecordedEntry *entry = findEntryLocked(recorder, index);
+  if (entry && producer != kNotRecorded)
+    entry->after.push_back(producer);
 }
 
 void noteRecordedStream(void *stream) {
@@ -311,7 +381,7 @@ void noteRecordedStream(void *stream) {
   std::lock_guard<std::mutex> lock(recorder.mutex);
   // Stream handles are never given twice (GpuRuntime.h, HostStreams.h).
   getStreamTrackLocked(recorder, stream);
-  ++recorder.streamsCreated;
+  ++recorder.statistics.streamsCreated;
 }
 
 void noteRecordedEvent(void *event, void *stream) {
@@ -331,7 +401,7 @@ void noteRecordedStreamWait(void *stream, void *token) {
     return;
   RunRecorder &recorder = getRecorder();
   std::lock_guard<std::mutex> lock(recorder.mutex);
-  ++recorder.streamWaits;
+  ++recorder.statistics.streamWaits;
   size_t producer = findTokenEntryLocked(recorder, token);
   if (producer != kNotRecorded)
     recorder.waitsOnTrack[getStreamTrackLocked(recorder, stream)].push_back(
@@ -343,11 +413,13 @@ void noteRecordedAllocation(const void *pointer, uint64_t bytes) {
     return;
   RunRecorder &recorder = getRecorder();
   std::lock_guard<std::mutex> lock(recorder.mutex);
+  RecordStatistics &statistics = recorder.statistics;
   recorder.liveAllocations[pointer] = bytes;
   recorder.liveBytes += bytes;
-  recorder.peakBytes = std::max(recorder.peakBytes, recorder.liveBytes);
-  recorder.allocatedBytes += bytes;
-  ++recorder.allocationCount;
+  statistics.peakDeviceBytes =
+      std::max(statistics.peakDeviceBytes, recorder.liveBytes);
+  statistics.allocatedDeviceBytes += bytes;
+  ++statistics.allocationCount;
 }
 
 void noteRecordedFree(const void *pointer) {

@@ -35,6 +35,7 @@
 #include "wrappers/common/StridedCopy.h"
 #include "wrappers/gpu/GpuDriver.h"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -56,6 +57,7 @@ public:
 #include "wrappers/RuntimeOverrides.inc"
 
   std::string describeDeviceMemory(const void *ptr) override;
+  int64_t getTimePointUncertaintyNs() const override;
 
 private:
   using Result = GpuDriver::Result;
@@ -111,8 +113,13 @@ private:
   /// time points are measured from.
   struct ClockOrigin {
     void *event = nullptr;
+    /// When the device reached it, give or take `uncertaintyNs`.
     int64_t hostNs = 0;
+    int64_t uncertaintyNs = 0;
   };
+  /// Aligns the current device's clock with the host's: an origin event
+  /// recorded on `stream`, whose time the host brackets.
+  Status alignClock(void *stream, ClockOrigin &origin);
   struct Allocation {
     /// The allocation's rank in the order they were made: the leak report
     /// lists the oldest first, whatever their addresses.
@@ -195,6 +202,8 @@ private:
   std::map<void *, std::unique_ptr<Timer>> timers;
   std::unordered_map<void *, std::unique_ptr<TimePoint>> timePoints;
   std::map<int, ClockOrigin> clockOrigins;
+  /// The largest of the origins' uncertainties so far, kept past finalize.
+  std::atomic<int64_t> clockUncertaintyNs{0};
   /// Host ranges that gpu.host_register pinned: begin -> bytes.
   std::map<uintptr_t, uint64_t> registered;
   LaunchRecord lastLaunch;
