@@ -102,6 +102,9 @@ if os.path.realpath(os.path.join(os.path.dirname(config.test_source_root),
     config.available_features.add("build-folder-of-docs")
 if shutil.which("gnuplot"):
     config.available_features.add("gnuplot")
+# gdb, for the tests that debug a program's JIT'd code (debugging/).
+if shutil.which("gdb"):
+    config.available_features.add("gdb")
 
 # Google Benchmark's compare.py (Debian's libbenchmark-tools), which reads
 # --benchmark-out's files, with the scipy it imports.

@@ -8,9 +8,13 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/ExecutionEngine/Orc/Debugging/DebugInfoSupport.h"
+#include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
+#include "llvm/ExecutionEngine/Orc/Debugging/PerfSupportPlugin.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/Orc/TargetProcess/JITLoaderPerf.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -159,6 +163,35 @@ private:
   }
 };
 
+/// Makes the folder LLVM's jitdump writer puts its file in, under
+/// $JITDUMPDIR/.debug/jit or else ~/.debug/jit, and sets $JITDUMPDIR to an
+/// absolute path: the writer makes a folder of its own there with a call
+/// that takes a relative path as relative to the temporary folder, and a
+/// folder it cannot make shows only as a failed link, with no path.
+Error prepareJitdumpFolder() {
+  SmallString<256> base;
+  if (const char *given = std::getenv("JITDUMPDIR"))
+    base = given;
+  else if (!sys::path::home_directory(base))
+    base = ".";
+  SmallString<256> folder(base);
+  std::error_code error = sys::fs::make_absolute(folder);
+  if (!error) {
+    base = folder;
+    sys::path::append(folder, ".debug", "jit");
+    error = sys::fs::create_directories(folder);
+  }
+  if (!error)
+    error = sys::fs::access(folder, sys::fs::AccessMode::Write);
+  if (error)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "--perf-jitdump: cannot write the jitdump file in '" + folder + "/': " +
+            error.message() + "; set JITDUMPDIR to a folder you may write to");
+  ::setenv("JITDUMPDIR", base.c_str(), /*overwrite=*/1);
+  return Error::success();
+}
+
 } // namespace
 
 Jit::Jit(std::unique_ptr<LLJIT> lljit, JITTargetMachineBuilder machineBuilder)
@@ -234,7 +267,69 @@ Expected<std::unique_ptr<Jit>> Jit::create(const JitOptions &options) {
       std::make_unique<RuntimeLibraryGenerator>());
 
   jit->optLevel = options.optLevel;
+  jit->debugInfo = options.debugInfo;
+  jit->perfJitdump = options.perfJitdump;
+  if (options.debugInfo)
+    if (Error error = jit->enableDebuggerRegistration())
+      return std::move(error);
+  if (options.perfJitdump)
+    if (Error error = jit->enablePerfJitdump())
+      return std::move(error);
   return std::move(jit);
+}
+
+Error Jit::enableDebuggerRegistration() {
+  // ORC's plugin for ELF copies each object that has debug sections, with
+  // the addresses its sections were linked at, and registers the copy
+  // through __jit_debug_register_code, where gdb has a breakpoint: gdb then
+  // reads the copy as it reads a shared library.
+  if (Error error = enableDebuggerSupport(*lljit))
+    return createStringError(inconvertibleErrorCode(),
+                             "-g: cannot register the program's code with "
+                             "the debugger: " +
+                                 toString(std::move(error)));
+  return Error::success();
+}
+
+Error Jit::enablePerfJitdump() {
+  if (Error error = prepareJitdumpFolder())
+    return error;
+  // The plugin finds the functions that write the jitdump file in the
+  // executor, which is this process. They are defined here by address,
+  // rather than found by name, so that a runner that links LLVM statically
+  // and exports nothing has them too.
+  ExecutionSession &session = lljit->getExecutionSession();
+  JITDylibSP process = lljit->getProcessSymbolsJITDylib();
+  auto *linker = dyn_cast<ObjectLinkingLayer>(&lljit->getObjLinkingLayer());
+  if (!process || !linker)
+    return createStringError(inconvertibleErrorCode(),
+                             "--perf-jitdump needs JITLink and the process's "
+                             "symbols, which this JIT does not have");
+  JITSymbolFlags flags = JITSymbolFlags::Exported | JITSymbolFlags::Callable;
+  SymbolMap writers;
+  writers[session.intern("llvm_orc_registerJITLoaderPerfStart")] = {
+      ExecutorAddr::fromPtr(&llvm_orc_registerJITLoaderPerfStart), flags};
+  writers[session.intern("llvm_orc_registerJITLoaderPerfEnd")] = {
+      ExecutorAddr::fromPtr(&llvm_orc_registerJITLoaderPerfEnd), flags};
+  writers[session.intern("llvm_orc_registerJITLoaderPerfImpl")] = {
+      ExecutorAddr::fromPtr(&llvm_orc_registerJITLoaderPerfImpl), flags};
+  if (Error error = process->define(absoluteSymbols(std::move(writers))))
+    return error;
+  // With -g, line records too, read from the object's debug sections,
+  // which JITLink would otherwise drop before the plugin sees them. No
+  // unwind records: LLVM's writer of them prints a line on stderr for each
+  // object, and perf unwinds the program's frames by their frame pointers.
+  if (debugInfo)
+    linker->addPlugin(std::make_unique<DebugInfoPreservationPlugin>());
+  Expected<std::unique_ptr<PerfSupportPlugin>> plugin =
+      PerfSupportPlugin::Create(session.getExecutorProcessControl(), *process,
+                                /*EmitDebugInfo=*/debugInfo,
+                                /*EmitUnwindInfo=*/false);
+  if (!plugin)
+    return createStringError(inconvertibleErrorCode(),
+                             "--perf-jitdump: " + toString(plugin.takeError()));
+  linker->addPlugin(std::move(*plugin));
+  return Error::success();
 }
 
 Error Jit::loadSharedLibrary(const std::string &path) {
@@ -310,7 +405,9 @@ std::string Jit::getTargetDescription() const {
          machineBuilder.getCPU() + " " +
          machineBuilder.getFeatures().getString() +
          (options.TrapUnreachable ? " trap-unreachable" : "") +
-         (options.NoTrapAfterNoreturn ? " no-trap-after-noreturn" : "");
+         (options.NoTrapAfterNoreturn ? " no-trap-after-noreturn" : "") +
+         (getDebugInfo() ? " debug-info" : "") +
+         (getFramePointers() ? " frame-pointers" : "");
 }
 
 Error Jit::defineSymbols(

@@ -11,6 +11,11 @@
 // destructors are plain functions the runner calls, kInitFunctionName and
 // kFiniFunctionName.
 //
+// For gdb (-g) and perf (--perf-jitdump) the JIT uses ORC's own plugins:
+// objects with debug info are registered through GDB's JIT interface, and
+// each function linked is written to a perf jitdump file
+// (docs/debugging.md).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef GPU_RUNNER_RUNNER_JIT_H
@@ -33,6 +38,14 @@ struct JitOptions {
   unsigned optLevel = 2;
   /// Libraries to resolve symbols from, searched in this order.
   std::vector<std::string> sharedLibs;
+  /// -g: the program is compiled with debug info (the lines of its input)
+  /// and frame pointers, and its code is registered with the debugger
+  /// through GDB's JIT interface.
+  bool debugInfo = false;
+  /// --perf-jitdump: the program keeps its frame pointers, and each of its
+  /// functions is written to a perf jitdump file for `perf inject --jit`
+  /// (with -g, with its lines).
+  bool perfJitdump = false;
 };
 
 class Jit : public CompileTarget {
@@ -47,14 +60,17 @@ public:
   const llvm::Triple &getTargetTriple() const override;
   llvm::Expected<llvm::TargetMachine &> getTargetMachine() override;
   unsigned getOptLevel() const override { return optLevel; }
+  bool getDebugInfo() const override { return debugInfo; }
+  bool getFramePointers() const override { return debugInfo || perfJitdump; }
   /// Those of `names` that resolve to no definition outside the program, in
   /// one lookup. Call it before adding the program's object, so that
   /// nothing is linked.
   std::vector<std::string>
   findUnresolvedSymbols(llvm::ArrayRef<std::string> names) override;
 
-  /// The triple, CPU and CPU features the code is compiled for: what an
-  /// object depends on besides the program.
+  /// The triple, CPU and CPU features the code is compiled for, and the
+  /// options that change the code (traps, debug info, frame pointers):
+  /// what an object depends on besides the program.
   std::string getTargetDescription() const;
 
   /// Defines each name as the address that goes with it, for the program
@@ -82,6 +98,10 @@ private:
       llvm::orc::JITTargetMachineBuilder machineBuilder);
 
   llvm::Error loadSharedLibrary(const std::string &path);
+  /// Registers the objects that carry debug info with GDB's JIT interface.
+  llvm::Error enableDebuggerRegistration();
+  /// Writes each function linked to a perf jitdump file.
+  llvm::Error enablePerfJitdump();
   llvm::orc::JITDylib &getMainJITDylib();
   /// Calls the program's function `name`, which takes and returns nothing.
   llvm::Error callVoidFunction(llvm::StringRef name);
@@ -92,6 +112,8 @@ private:
   llvm::orc::JITTargetMachineBuilder machineBuilder;
   std::unique_ptr<llvm::TargetMachine> targetMachine;
   unsigned optLevel = 2;
+  bool debugInfo = false;
+  bool perfJitdump = false;
   /// Functions that --shared-libs libraries asked to be called at exit.
   std::vector<void (*)()> libraryDestructors;
 };

@@ -176,6 +176,10 @@ Error checkOptions(const RunnerOptions &options, Backend backend) {
   if (backend == Backend::Host && !options.gpuChip.empty())
     return reject(Twine("--gpu-chip is for GPU backends; the ") +
                   getBackendName(backend) + " backend runs kernels on the CPU");
+  // The jitdump file would hold no function: none is linked.
+  if (options.perfJitdump && options.compileOnly)
+    return reject("--perf-jitdump records the program's code as it is "
+                  "linked to run, and --compile-only runs nothing: drop one");
   if (options.dumpObjectFile && options.objectFilename == "-" &&
       !options.compileOnly)
     return reject("--object-filename=- writes the object to stdout, where the "

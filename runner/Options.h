@@ -131,6 +131,24 @@ struct RunnerOptions {
   llvm::cl::opt<bool> optO3{"O3", llvm::cl::desc("Optimization level 3"),
                             llvm::cl::cat(category)};
 
+  // As a compiler's -g: with -O0, gdb steps through the program line by
+  // line.
+  llvm::cl::opt<bool> debugInfo{
+      "g",
+      llvm::cl::desc("Make the program's host code (host kernels included) "
+                     "debuggable in gdb: debug info with the lines of the "
+                     "input, frame pointers, and the code registered "
+                     "through GDB's JIT interface; see docs/debugging.md"),
+      llvm::cl::cat(category)};
+
+  llvm::cl::opt<bool> perfJitdump{
+      "perf-jitdump",
+      llvm::cl::desc("Write the program's functions (names, code, and with "
+                     "-g their lines) to a perf jitdump file, jit-<pid>.dump "
+                     "under $JITDUMPDIR/.debug/jit or ~/.debug/jit, for "
+                     "`perf inject --jit`; keeps frame pointers"),
+      llvm::cl::cat(category)};
+
   llvm::cl::opt<bool> dumpObjectFile{
       "dump-object-file",
       llvm::cl::desc("Write the compiled host object to a file"),

@@ -155,6 +155,8 @@ Expected<std::unique_ptr<Jit>> createJit(const RunnerOptions &options,
   std::unique_ptr<Phase> phase = timing.nest("JIT set-up");
   JitOptions jitOptions;
   jitOptions.optLevel = options.getOptLevel();
+  jitOptions.debugInfo = options.debugInfo;
+  jitOptions.perfJitdump = options.perfJitdump;
   jitOptions.sharedLibs.assign(options.sharedLibs.begin(),
                                options.sharedLibs.end());
   return Jit::create(jitOptions);

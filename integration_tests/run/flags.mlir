@@ -26,14 +26,19 @@
 // STEPS-NEXT: module {
 // STEPS-NEXT: llvm.func @main()
 
+// HELP: --benchmark-out=<FILE>
 // HELP: --benchmark-repetitions=<N>
 // HELP: --benchmark-warmup=<W>
 // HELP: -e <name>
 // HELP-NEXT: --entry-point - Alias for -e
 // HELP-NEXT: --entry-point-result=<type>
+// HELP: -g
+// HELP: --perf-jitdump
 // HELP: --print-ir-after-all
 // HELP: --print-ir-after-lowering
+// HELP: --print-statistics
 // HELP: --shared-libs=<path,...>
+// HELP: --trace=<FILE>
 
 // OBJECT:      - Name: main{{$}}
 // OBJECT-NEXT:   Type: STT_FUNC

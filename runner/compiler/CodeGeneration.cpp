@@ -126,6 +126,12 @@ llvm::Expected<std::string> compileModule(llvm::Module &module,
   for (llvm::Function &function : module)
     if (!function.isDeclaration())
       function.addFnAttr("probe-stack", "inline-asm");
+  // perf's call graphs (`perf record -g`) walk the frame pointers, and
+  // frames without them hide their callers.
+  if (target.getFramePointers())
+    for (llvm::Function &function : module)
+      if (!function.isDeclaration())
+        function.addFnAttr("frame-pointer", "all");
 
   llvm::Expected<llvm::TargetMachine &> machine = target.getTargetMachine();
   if (!machine)

@@ -207,6 +207,12 @@ LogicalResult lowerAndCompileHostCode(ModuleOp module,
       return failure();
   }
 
+  if (jit.getDebugInfo()) {
+    TimingScope debugInfoTiming = timing.nest("Debug info scopes");
+    if (failed(addDebugInfoScopes(module, debugInfoTiming)))
+      return failure();
+  }
+
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule;
   {

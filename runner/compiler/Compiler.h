@@ -142,6 +142,12 @@ public:
   virtual llvm::Expected<llvm::TargetMachine &> getTargetMachine() = 0;
   /// The LLVM optimization level, 0 to 3.
   virtual unsigned getOptLevel() const = 0;
+  /// Whether the host code is to carry debug info, the lines of the input,
+  /// for a debugger the JIT registers it with.
+  virtual bool getDebugInfo() const = 0;
+  /// Whether the host code is to keep its frame pointers, for a debugger's
+  /// or profiler's backtraces.
+  virtual bool getFramePointers() const = 0;
   /// Those of `names` that nothing outside the program defines.
   virtual std::vector<std::string>
   findUnresolvedSymbols(llvm::ArrayRef<std::string> names) = 0;

@@ -116,6 +116,14 @@ runPipeline(mlir::ModuleOp module,
             llvm::function_ref<void(mlir::OpPassManager &)> build,
             bool printAfterAll, mlir::TimingScope &timing);
 
+/// Gives each function of the lowered program a debug info scope (a
+/// DISubprogram) at its location, timed under `timing`: translation then
+/// keeps each op's location, the line of the input it came from, as the
+/// line of its instructions, which a debugger shows (-g). The kernels that
+/// a GPU backend compiles apart get none.
+llvm::LogicalResult addDebugInfoScopes(mlir::ModuleOp module,
+                                       mlir::TimingScope &timing);
+
 /// Checks that the entry point exists, is defined, and, unless it is
 /// called with data (`withData`), takes no arguments and returns what
 /// --entry-point-result says.

@@ -3,6 +3,7 @@
 #include "runner/compiler/CompilerSteps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Pass/Pass.h"
@@ -200,6 +201,21 @@ LogicalResult runPipeline(ModuleOp module,
         << "lowering failed in the '" << failedPass
         << "' pass without saying why";
   return failure();
+}
+
+LogicalResult addDebugInfoScopes(ModuleOp module, TimingScope &timing) {
+  // Full rather than line tables only: only then does LLVM describe each
+  // function (DW_TAG_subprogram, with its name, line and the calls inlined
+  // into it); line tables alone describe lines. The lowered program has no
+  // variables to describe, so it costs nothing more.
+  LLVM::DIScopeForLLVMFuncOpPassOptions options;
+  options.emissionKind = LLVM::DIEmissionKind::Full;
+  return runPipeline(
+      module,
+      [&](OpPassManager &pm) {
+        pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(options));
+      },
+      /*printAfterAll=*/false, timing);
 }
 
 } // namespace gpu_runner
