@@ -154,9 +154,6 @@ struct RunRecordSnapshot {
 void startRunRecord();
 bool isRunRecorded();
 
-/// The steady clock, in nanoseconds since its epoch.
-int64_t getRecordClockNs();
-
 /// Everything recorded so far, with the device times of every point the
 /// streams reached by now (it never waits). Safe after an error too.
 RunRecordSnapshot takeRunRecordSnapshot();

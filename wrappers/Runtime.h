@@ -19,6 +19,7 @@
 #include "wrappers/Backend.h"
 #include "wrappers/common/RuntimeError.h"
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -136,8 +137,8 @@ public:
 
   //===--------------------------------------------------------------------===//
   // Time points, for the run's record (RunRecord.h): when a stream
-  // reached a point, on the host's steady clock, so that the work of every
-  // stream lines up with the host's own events.
+  // reached a point, on the host's clock (getHostClockNs), so that the work
+  // of every stream lines up with the host's own events.
   //===--------------------------------------------------------------------===//
 
   /// Records a point at the current end of `stream` (null: after all work
@@ -172,6 +173,14 @@ public:
   virtual Status launch(void *function, const GpuLaunch &launch, void *stream,
                         void **params, const char *loc) = 0;
 };
+
+/// The host's clock that timers and time points read: the steady clock's
+/// nanoseconds since its epoch.
+inline int64_t getHostClockNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 /// The runtime of the backend the binary was built with, made on first use
 /// and never destroyed: at exit, other threads may still call in, and static

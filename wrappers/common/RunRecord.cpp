@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -184,16 +183,10 @@ const char *getCopyDirectionName(CopyDirection direction) {
   return "?";
 }
 
-int64_t getRecordClockNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 void startRunRecord() {
   RunRecorder &recorder = getRecorder();
   std::lock_guard<std::mutex> lock(recorder.mutex);
-  recorder.startNs = getRecordClockNs();
+  recorder.startNs = getHostClockNs();
   getThreadTrackLocked(recorder);
   recording.store(true, std::memory_order_release);
 }
@@ -210,7 +203,7 @@ RunRecordSnapshot takeRunRecordSnapshot() {
   snapshot.unkeptEntries = recorder.ops - recorder.entries.size();
   snapshot.phases = recorder.phases;
   snapshot.startNs = recorder.startNs;
-  snapshot.nowNs = getRecordClockNs();
+  snapshot.nowNs = getHostClockNs();
   snapshot.clockUncertaintyNs = getRuntime().getTimePointUncertaintyNs();
   snapshot.statistics = recorder.statistics;
   return snapshot;
@@ -268,7 +261,7 @@ void RecordedOp::begin(const char *name, const char *loc, RecordKind kind) {
   entry.loc = at ? at + 1 : "";
   entry.kind = kind;
   entry.hostTrack = getThreadTrackLocked(recorder);
-  entry.hostBeginNs = getRecordClockNs();
+  entry.hostBeginNs = getHostClockNs();
 }
 
 RecordedOp::~RecordedOp() {
@@ -283,7 +276,7 @@ RecordedOp::~RecordedOp() {
   void *endPoint = onStream ? recordPoint(stream) : nullptr;
   std::lock_guard<std::mutex> lock(recorder.mutex);
   if (RecordedEntry *entry = findEntryLocked(recorder, index))
-    entry->hostEndNs = getRecordClockNs();
+    entry->hostEndNs = getHostClockNs();
   // The op is done: count it.
   RecordStatistics &statistics = recorder.statistics;
   switch (kind) {
@@ -457,7 +450,7 @@ size_t beginRecordedPhase(const std::string &name) {
   RunRecorder &recorder = getRecorder();
   std::lock_guard<std::mutex> lock(recorder.mutex);
   size_t track = getThreadTrackLocked(recorder);
-  recorder.phases.push_back({name, track, getRecordClockNs(), 0});
+  recorder.phases.push_back({name, track, getHostClockNs(), 0});
   return recorder.phases.size() - 1;
 }
 
@@ -469,7 +462,7 @@ void endRecordedPhase(size_t phase) {
   // A phase handed to another thread (a GPU kernel job) is drawn where it
   // ran, around the phases it ran there.
   recorder.phases[phase].track = getThreadTrackLocked(recorder);
-  recorder.phases[phase].endNs = getRecordClockNs();
+  recorder.phases[phase].endNs = getHostClockNs();
 }
 
 } // namespace gpu_runner

@@ -7,8 +7,6 @@
 
 #include "wrappers/gpu/GpuRuntime.h"
 
-#include <chrono>
-
 namespace gpu_runner {
 
 Status GpuRuntime::createTimer(void *&timer, const char *) {
@@ -109,16 +107,6 @@ Status GpuRuntime::getTimerElapsedNs(void *timer, int64_t &nanoseconds,
   return Status();
 }
 
-namespace {
-
-int64_t hostNowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-} // namespace
-
 Status GpuRuntime::recordTimePoint(void *stream, void *&point) {
   std::lock_guard<std::mutex> lock(mutex);
   void *driverStream;
@@ -146,11 +134,11 @@ Status GpuRuntime::alignClock(void *stream, ClockOrigin &origin) {
   for (int attempt = 0; attempt < kTries; ++attempt) {
     void *event = nullptr;
     GPU_RUNNER_RETURN_IF_ERROR(check(driver.createTimingEvent(event)));
-    int64_t before = hostNowNs();
+    int64_t before = getHostClockNs();
     Result result = driver.recordEvent(event, stream);
     if (!result)
       result = driver.synchronizeEvent(event);
-    int64_t span = hostNowNs() - before;
+    int64_t span = getHostClockNs() - before;
     if (result) {
       (void)driver.destroyEvent(event);
       return checkResult(result);

@@ -7,20 +7,11 @@
 
 #include "wrappers/host/HostTimers.h"
 
+#include "wrappers/Runtime.h"
+
 #include <atomic>
-#include <chrono>
 
 namespace gpu_runner {
-
-namespace {
-
-int64_t nowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-} // namespace
 
 /// One recorded point: the clock value once reached, and the event that
 /// completes right after the clock is read (none for the synchronous form,
@@ -68,15 +59,20 @@ Status TimerTable::destroy(void *timer) {
   return Status();
 }
 
-Status TimerTable::record(const std::shared_ptr<Point> &point, void *stream) {
+Status TimerTable::enqueueClockRead(const std::shared_ptr<Point> &point,
+                                    void *stream, const char *loc) {
   GPU_RUNNER_RETURN_IF_ERROR(streams.checkEnqueue(stream));
-  GPU_RUNNER_RETURN_IF_ERROR(streams.enqueue(
+  return streams.enqueue(
       stream,
       [point]() {
-        point->ns.store(nowNs(), std::memory_order_release);
+        point->ns.store(getHostClockNs(), std::memory_order_release);
         return Status();
       },
-      "mgpuTimer"));
+      loc);
+}
+
+Status TimerTable::record(const std::shared_ptr<Point> &point, void *stream) {
+  GPU_RUNNER_RETURN_IF_ERROR(enqueueClockRead(point, stream, "mgpuTimer"));
   if (!stream)
     return Status(); // read on this thread, after all earlier work
   GPU_RUNNER_RETURN_IF_ERROR(streams.createEvent(point->event));
@@ -138,14 +134,7 @@ Status TimerTable::elapsedNs(void *timer, int64_t &nanoseconds) {
 
 Status TimerTable::recordPoint(void *stream, void *&handle) {
   auto point = std::make_shared<Point>();
-  GPU_RUNNER_RETURN_IF_ERROR(streams.checkEnqueue(stream));
-  GPU_RUNNER_RETURN_IF_ERROR(streams.enqueue(
-      stream,
-      [point]() {
-        point->ns.store(nowNs(), std::memory_order_release);
-        return Status();
-      },
-      "time point"));
+  GPU_RUNNER_RETURN_IF_ERROR(enqueueClockRead(point, stream, "time point"));
   handle = point.get();
   std::lock_guard<std::mutex> lock(mutex);
   points.emplace(handle, std::move(point));

@@ -53,6 +53,10 @@ private:
   struct State;
 
   Status lookup(void *timer, std::shared_ptr<State> &state) const;
+  /// Enqueues a task that reads the clock into `point` on `stream` (null:
+  /// after all work so far, on this thread), for the op at `loc`.
+  Status enqueueClockRead(const std::shared_ptr<Point> &point, void *stream,
+                          const char *loc);
   /// Enqueues the clock read of `point` on `stream` and records an event
   /// right after it, so that waiting for the point is waiting for the event.
   Status record(const std::shared_ptr<Point> &point, void *stream);

@@ -9,22 +9,11 @@
 
 #include "unittests/wrappers/conformance/Conformance.h"
 
-#include <chrono>
 #include <vector>
 
 using namespace gpu_runner;
 using namespace gpu_runner::conformance;
 using namespace gpu_runner::test;
-
-namespace {
-
-int64_t hostNowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-} // namespace
 
 TEST_CASE_METHOD(RuntimeFixture,
                  "a time point is read once its stream reached it, and once",
@@ -37,10 +26,10 @@ TEST_CASE_METHOD(RuntimeFixture,
   int64_t ns = 0;
   // The stream is held before the point: not reached, and not waited for.
   CHECK_FALSE(runtime.takeTimePoint(point, ns));
-  int64_t opened = hostNowNs();
+  int64_t opened = getHostClockNs();
   gate.open();
   REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
-  int64_t done = hostNowNs();
+  int64_t done = getHostClockNs();
   REQUIRE(runtime.takeTimePoint(point, ns));
   // The host's clock: after the gate opened (the backend aligns its clock
   // with the host's within a few microseconds), and before the wait ended.
@@ -60,7 +49,7 @@ TEST_CASE_METHOD(RuntimeFixture,
   const uint64_t bytes = 4 << 20;
   void *device = allocate(bytes);
   std::vector<char> host(bytes, 1);
-  int64_t before = hostNowNs();
+  int64_t before = getHostClockNs();
   void *begin = nullptr, *end = nullptr, *sync = nullptr;
   REQUIRE_OK(runtime.recordTimePoint(stream, begin));
   REQUIRE_OK(runtime.memcpy(device, host.data(), bytes, stream, kLoc));
@@ -68,7 +57,7 @@ TEST_CASE_METHOD(RuntimeFixture,
   // The null stream's point comes after all work enqueued so far.
   REQUIRE_OK(runtime.recordTimePoint(nullptr, sync));
   REQUIRE_OK(runtime.synchronize());
-  int64_t after = hostNowNs();
+  int64_t after = getHostClockNs();
   int64_t beginNs = 0, endNs = 0, syncNs = 0;
   REQUIRE(runtime.takeTimePoint(begin, beginNs));
   REQUIRE(runtime.takeTimePoint(end, endNs));
