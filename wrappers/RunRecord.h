@@ -181,7 +181,7 @@ public:
   void setLaunch(const char *kernel, const int64_t grid[3],
                  const int64_t block[3], int64_t dynamicSharedBytes);
   /// The op waits for the work of `token` (a stream or an event) so far.
-  void setWaitsFor(void *token);
+  void setWaitsFor(void *token) const;
 
 private:
   void begin(const char *name, const char *loc, RecordKind kind);

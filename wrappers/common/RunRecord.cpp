@@ -356,7 +356,7 @@ void RecordedOp::setLaunch(const char *kernelName, const int64_t grid[3],
   entry->dynamicSharedBytes = dynamicSharedBytes;
 }
 
-void RecordedOp::setWaitsFor(void *token) {
+void RecordedOp::setWaitsFor(void *token) const {
   if (index == kNotRecorded)
     return;
   RunRecorder &recorder = getRecorder();

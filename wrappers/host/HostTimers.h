@@ -39,11 +39,11 @@ public:
   Status elapsedNs(void *timer, int64_t &nanoseconds);
 
   /// Records a point of the run's record on `stream` (Runtime::
-  /// recordTimePoint).
-  Status recordPoint(void *stream, void *&point);
-  /// The clock the stream read at `point`, and forgets it; false while the
-  /// stream has not reached it.
-  bool takePoint(void *point, int64_t &nanoseconds);
+  /// recordTimePoint); `handle` names it.
+  Status recordPoint(void *stream, void *&handle);
+  /// The clock the stream read at the point `handle`, and forgets it; false
+  /// while the stream has not reached it.
+  bool takePoint(void *handle, int64_t &nanoseconds);
   /// Forgets every timer (the runtime's finalize); the record's points stay.
   void reset();
   size_t size() const;
