@@ -190,6 +190,8 @@ private:
   /// not recording.
   size_t index;
   void *stream = nullptr;
+  /// Whether the op runs on `stream`, with points of its own there.
+  bool onStream = false;
   /// What the statistics count once the op ends.
   RecordKind kind = RecordKind::Allocation;
   uint64_t bytes = 0;

@@ -36,6 +36,14 @@ void check(const Status &status, const char *loc) {
   reportIfError(status, loc);
 }
 
+/// The bytes of the elements of `view`.
+uint64_t countViewBytes(const MemRefView &view) {
+  uint64_t bytes = static_cast<uint64_t>(view.elementSizeBytes);
+  for (int64_t size : view.sizes)
+    bytes *= static_cast<uint64_t>(size);
+  return bytes;
+}
+
 /// The bytes of the elements of the memref at `descriptor`, for the run's
 /// record; 0 for a descriptor the op itself will refuse.
 uint64_t countMemRefBytes(int64_t rank, const void *descriptor,
@@ -46,10 +54,7 @@ uint64_t countMemRefBytes(int64_t rank, const void *descriptor,
   if (!readMemRefDescriptor(rank, descriptor, elementSizeBytes, "memref", view)
            .ok())
     return 0;
-  uint64_t bytes = static_cast<uint64_t>(elementSizeBytes);
-  for (int64_t size : view.sizes)
-    bytes *= static_cast<uint64_t>(size);
-  return bytes;
+  return countViewBytes(view);
 }
 
 void recordStridedCopy(RecordedOp &record, int64_t rank,
@@ -65,8 +70,7 @@ void recordStridedCopy(RecordedOp &record, int64_t rank,
                             src)
            .ok())
     return;
-  record.setCopy(dst.aligned, src.aligned,
-                 countMemRefBytes(rank, srcDescriptor, elementSizeBytes));
+  record.setCopy(dst.aligned, src.aligned, countViewBytes(src));
 }
 
 } // namespace

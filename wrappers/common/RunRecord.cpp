@@ -223,7 +223,7 @@ RecordedOp::RecordedOp(const char *name, const char *loc, RecordKind kind)
 
 RecordedOp::RecordedOp(const char *name, const char *loc, RecordKind kind,
                        void *stream)
-    : index(kNotRecorded), stream(stream), kind(kind) {
+    : index(kNotRecorded), stream(stream), onStream(true), kind(kind) {
   if (!isRunRecorded())
     return;
   begin(name, loc, kind);
@@ -268,11 +268,6 @@ RecordedOp::~RecordedOp() {
   if (index == kNotRecorded)
     return;
   RunRecorder &recorder = getRecorder();
-  bool onStream;
-  {
-    std::lock_guard<std::mutex> lock(recorder.mutex);
-    onStream = recorder.pending.count(index) != 0;
-  }
   void *endPoint = onStream ? recordPoint(stream) : nullptr;
   std::lock_guard<std::mutex> lock(recorder.mutex);
   if (RecordedEntry *entry = findEntryLocked(recorder, index))
