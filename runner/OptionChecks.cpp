@@ -77,17 +77,27 @@ Error checkOutputFiles(const RunnerOptions &options) {
     /// What it writes: "result[0]", "the trace".
     std::string what;
     StringRef path;
+    bool isJson = false;
   };
   std::vector<Written> files;
   for (auto [j, output] : llvm::enumerate(options.outputs))
     if (output.size() >= 2 && output[0] == '@')
       files.push_back({"--output=" + output, ("result[" + Twine(j) + "]").str(),
                        StringRef(output).drop_front()});
-  if (!options.trace.empty())
-    files.push_back({"--trace=" + options.trace, "the trace", options.trace});
-  if (!options.benchmarkOut.empty())
-    files.push_back({"--benchmark-out=" + options.benchmarkOut,
-                     "the benchmark report", options.benchmarkOut});
+  // The JSON files. "--trace FILE" takes the next word as its value: a
+  // program named there would be overwritten, with the program read from
+  // stdin instead.
+  for (const auto *json : {&options.trace, &options.benchmarkOut}) {
+    if (!json->getNumOccurrences())
+      continue;
+    std::string flag = "--" + json->ArgStr.str() + "=" + json->getValue();
+    if (json->empty())
+      return makeError(flag + " names no file: give --" + json->ArgStr.str() +
+                       "=FILE");
+    files.push_back(
+        {flag, json == &options.trace ? "the trace" : "the benchmark report",
+         json->getValue(), /*isJson=*/true});
+  }
   using FileIdentity = std::pair<llvm::sys::fs::UniqueID, std::string>;
   std::vector<std::pair<size_t, FileIdentity>> seen;
   for (auto [j, file] : llvm::enumerate(files)) {
@@ -101,6 +111,11 @@ Error checkOutputFiles(const RunnerOptions &options) {
       return makeError(file.flag + " names the input file: writing " +
                        file.what +
                        " would overwrite the program; choose another file");
+    StringRef extension = llvm::sys::path::extension(file.path);
+    if (file.isJson && (extension == ".mlir" || extension == ".mlirbc"))
+      return makeError(file.flag + " names an MLIR file, which writing JSON "
+                                   "to it would overwrite: give the file a "
+                                   ".json name, after an '='");
     std::optional<FileIdentity> identity = identifyWrittenFile(file.path);
     if (!identity)
       continue;
