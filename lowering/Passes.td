@@ -223,6 +223,10 @@ def HostKernels : Pass<"gpu-runner-host-kernels", "::mlir::ModuleOp"> {
     Option<"splitBarriers", "split-barriers", "bool", /*default=*/"true",
            "Run kernels whose barriers every thread reaches together as "
            "loops over the threads between barriers, instead of on fibers">,
+    Option<"subgroupVectors", "subgroup-vectors", "bool", /*default=*/"true",
+           "Run those loops a subgroup at a time, each value a vector of its "
+           "lanes' (SubgroupVectors.h), where the block's size in x is a "
+           "multiple of the subgroup size and every op can">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

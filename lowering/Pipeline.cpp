@@ -325,7 +325,8 @@ void buildHostPipeline(OpPassManager &pm, Backend backend,
     LowerGpuReductionsOptions reductions;
     reductions.sequentialLanes = true;
     pm.addNestedPass<gpu::GPUModuleOp>(createLowerGpuReductions(reductions));
-    pm.addPass(createHostKernels(HostKernelsOptions{options.splitBarriers}));
+    pm.addPass(createHostKernels(
+        HostKernelsOptions{options.splitBarriers, options.subgroupVectors}));
   }
   // gpu ops in async.execute regions become asynchronous on tokens.
   pm.addPass(createAsyncGpuRegions());

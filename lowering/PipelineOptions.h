@@ -20,6 +20,9 @@ struct PipelineOptions {
   /// Run kernels whose barriers every thread reaches together as loops
   /// between the barriers (host backend); else all of them on fibers.
   bool splitBarriers = true;
+  /// Run such kernels a subgroup at a time, its lanes' values in vectors,
+  /// where they can (host backend); else as loops over the threads.
+  bool subgroupVectors = true;
 
   /// The chip kernels are compiled for, and on CUDA the PTX version that
   /// goes with it (getPtxFeaturesForChip).

@@ -279,6 +279,7 @@ llvm::Expected<PipelineOptions> choosePipeline(const RunnerOptions &options,
                                                Backend backend) {
   PipelineOptions pipeline;
   pipeline.splitBarriers = !options.noBarrierSplitting;
+  pipeline.subgroupVectors = !options.noSubgroupVectors;
   pipeline.checks = options.getChecks();
   pipeline.dumpGpuBinaryDir = options.dumpGpuBinary;
   if (backend == Backend::Host)

@@ -188,6 +188,14 @@ struct RunnerOptions {
                      "reach them together (slower; for comparing the two)"),
       llvm::cl::cat(category)};
 
+  llvm::cl::opt<bool> noSubgroupVectors{
+      "no-subgroup-vectors",
+      llvm::cl::desc("Run the kernels that run as loops over threads cut at "
+                     "barriers and exchanges that way, also those that could "
+                     "run each subgroup's lanes as vectors (slower; for "
+                     "comparing the two)"),
+      llvm::cl::cat(category)};
+
   NumberOption<int> device{
       "device",
       llvm::cl::desc("The device that runs the program (default: 0); see "

@@ -56,6 +56,7 @@ std::string computeCacheKey(const RunnerOptions &options, Backend backend,
       .add("--launch", describeLaunch(data.launch))
       .add("input name", options.inputFilename)
       .add("barrier splitting", pipeline.splitBarriers ? "on" : "off")
+      .add("subgroup vectors", pipeline.subgroupVectors ? "on" : "off")
       .add("--check", pipeline.checks.str())
       .add("--passes", options.passes);
   if (backend == Backend::Cuda) {

@@ -1,9 +1,11 @@
-// RUN: %gpu-runner-opt --gpu-runner-host-kernels %s | FileCheck %s
+// RUN: %gpu-runner-opt --gpu-runner-host-kernels=subgroup-vectors=false %s | FileCheck %s
 
 // A piece of a kernel cut at barriers whose work all runs under
 // `thread_id_x < u`, u the same for every thread, loops over x only up to
 // min(u, block size in x), in every row of the block; any other piece loops
-// over all the threads.
+// over all the threads. This is the loops over threads; run on a
+// subgroup's lanes, such a piece runs its whole subgroups below the bound
+// so and the threads past them as this loop (subgroup-vectors.mlir).
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -332,6 +332,11 @@ bool KernelAnalysis::analyzeBlock(Block &block) {
     if (isExchangeCall(&op)) {
       if (!canExchangeInLoops(&op))
         return false;
+      cuts.exchanges.insert(&op);
+      if (!cuts.cutAtExchanges) {
+        piece[&op] = current;
+        continue;
+      }
       // Every lane's value goes through a buffer, where the lanes that read
       // it find it; a thread id itself has none.
       Value value = getExchangedValue(&op);
@@ -341,7 +346,6 @@ bool KernelAnalysis::analyzeBlock(Block &block) {
         cuts.buffered.insert(value);
         cuts.exchanged.insert(value);
       }
-      cuts.exchanges.insert(&op);
       piece[&op] = ++current;
       continue;
     }
@@ -367,8 +371,9 @@ bool KernelAnalysis::analyzeBlock(Block &block) {
     for (Value result : op->getResults()) {
       bool crosses = llvm::any_of(result.getUses(), [&](OpOperand &use) {
         Operation *user = use.getOwner();
-        // An exchange reads what it moves from its own buffer (above).
-        if (cuts.exchanges.contains(user) &&
+        // An exchange that cuts reads what it moves from its own buffer
+        // (above).
+        if (cuts.cutAtExchanges && cuts.exchanges.contains(user) &&
             use.getOperandNumber() == kExchangeValueOperand)
           return false;
         Operation *ancestor = block.findAncestorOpInBlock(*user);

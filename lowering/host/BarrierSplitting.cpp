@@ -12,13 +12,17 @@
 
 #include "lowering/host/BarrierSplitting.h"
 #include "lowering/host/KernelCuts.h"
+#include "lowering/host/SubgroupVectors.h"
 #include "lowering/runtime/MgpuCalls.h"
 
 #include "wrappers/HostKernelAbi.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -29,7 +33,8 @@ using namespace mlir;
 namespace gpu_runner {
 
 void createThreadLoops(OpBuilder &b, Location loc, ValueRange blockSize,
-                       function_ref<void(OpBuilder &, ValueRange)> body) {
+                       function_ref<void(OpBuilder &, ValueRange)> body,
+                       Value xStart) {
   OpBuilder::InsertionGuard guard(b);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -37,7 +42,8 @@ void createThreadLoops(OpBuilder &b, Location loc, ValueRange blockSize,
   b.setInsertionPointToStart(z.getBody());
   auto y = scf::ForOp::create(b, loc, zero, blockSize[1], one);
   b.setInsertionPointToStart(y.getBody());
-  auto x = scf::ForOp::create(b, loc, zero, blockSize[0], one);
+  auto x =
+      scf::ForOp::create(b, loc, xStart ? xStart : zero, blockSize[0], one);
   b.setInsertionPointToStart(x.getBody());
   body(b, {x.getInductionVar(), y.getInductionVar(), z.getInductionVar()});
 }
@@ -168,34 +174,66 @@ Operation *findThreadXBound(const KernelCuts &cuts,
   return below ? compare.getOperation() : nullptr;
 }
 
-/// Writes a kernel's pieces (KernelCuts) into a block function.
+/// Writes a kernel's pieces (KernelCuts) into a block function, as loops
+/// over the threads or, with `subgroups`, over the subgroups
+/// (SubgroupVectors.h).
 class PieceEmitter {
 public:
-  explicit PieceEmitter(const KernelCuts &cuts) : cuts(cuts) {}
+  PieceEmitter(const KernelCuts &cuts, bool subgroups)
+      : cuts(cuts), subgroups(subgroups) {}
 
-  void emit(OpBuilder &b, IRMapping map, ValueRange blockSize);
+  /// Failure where a piece cannot run on a subgroup's lanes.
+  LogicalResult emit(OpBuilder &b, IRMapping map, ValueRange blockSize);
 
 private:
   Value getBuffer(Value value, Location loc);
+  Value getScratch(Type element, Location loc);
   Value emitExchange(Operation *op, OpBuilder &b, const IRMapping &threadMap,
                      Value linear);
   template <typename Fn>
   void emitThreadLoop(OpBuilder &b, Location loc, Fn body,
-                      Value xBound = Value());
+                      Value xBound = Value(), Value xStart = Value());
   void emitBlock(Block &block, OpBuilder &b, IRMapping &map);
   void emitSegment(ArrayRef<Operation *> segment, OpBuilder &b,
                    const IRMapping &map);
   void emitSyncOp(Operation *op, OpBuilder &b, IRMapping &map);
   void emitStorePerThread(OpBuilder &b, Location loc, ValueRange targets,
                           ValueRange values, const IRMapping &map);
+  Operation *findXBound(ArrayRef<Operation *> segment, const IRMapping &map,
+                        Value &xBound) const;
+  void emitThreadSegment(ArrayRef<Operation *> segment, OpBuilder &b,
+                         const IRMapping &map, Operation *compare, Value xBound,
+                         Value xStart);
+  Value loadThread(OpBuilder &b, Location loc, Value value, Value linear);
+  void storeThread(OpBuilder &b, Location loc, Value value, Value thread,
+                   Value linear);
+
+  template <typename Fn>
+  void emitSubgroupLoop(OpBuilder &b, Location loc, Fn body,
+                        Value subgroupsX = Value());
+  void emitSubgroupSegment(ArrayRef<Operation *> segment, OpBuilder &b,
+                           const IRMapping &map);
+  void emitSubgroupStores(OpBuilder &b, Location loc, ValueRange targets,
+                          ValueRange values, const IRMapping &map);
+  SubgroupLanes createLanes(OpBuilder &b, Location loc, const IRMapping &map,
+                            Value x0, Value y, Value z);
+  Value loadLanes(OpBuilder &b, Location loc, Value value, Value linearBase);
+  void storeLanes(OpBuilder &b, Location loc, Value value, Value lanes,
+                  Value linearBase);
 
   const KernelCuts &cuts;
+  bool subgroups;
+  /// Whether a piece could not run on a subgroup's lanes.
+  bool failedSubgroups = false;
   Value threadIds[3];
   Value blockSize[3];
   Value threadCount;
   /// The buffer of each buffered value; a sync op's per-thread results share
   /// the buffers of what it carries.
   llvm::DenseMap<Value, Value> buffers;
+  /// A subgroup's worth of stack, by element type, for the shuffles on
+  /// vectors whose source lanes are not constants.
+  llvm::DenseMap<Type, Value> scratch;
 };
 
 } // namespace
@@ -207,7 +245,11 @@ Value PieceEmitter::getBuffer(Value value, Location loc) {
   // At the top of the block function, before any loop uses it.
   OpBuilder b(threadCount.getContext());
   b.setInsertionPointAfterValue(threadCount);
-  auto type = MemRefType::get({ShapedType::kDynamic}, value.getType());
+  // A vector of i1 is stored as bits; lanes store theirs as bytes, i8.
+  Type element = value.getType();
+  if (subgroups && element.isInteger(1))
+    element = b.getI8Type();
+  auto type = MemRefType::get({ShapedType::kDynamic}, element);
   if (!cuts.exchanged.contains(value)) {
     buffer = memref::AllocaOp::create(b, loc, type, ValueRange{threadCount});
     return buffer;
@@ -227,45 +269,78 @@ Value PieceEmitter::getBuffer(Value value, Location loc) {
   return buffer;
 }
 
+Value PieceEmitter::getScratch(Type element, Location loc) {
+  Value &buffer = scratch[element];
+  if (!buffer) {
+    OpBuilder b(threadCount.getContext());
+    b.setInsertionPointAfterValue(threadCount);
+    buffer = memref::AllocaOp::create(
+        b, loc, MemRefType::get({kHostSubgroupSize}, element));
+  }
+  return buffer;
+}
+
 /// A loop nest over the block's threads that calls `body(builder, ids,
 /// linear id)`.
-/// The x loop runs to `xBound` when given (no further than the block's
-/// size in x), and the linear id still counts the block's whole rows.
+/// The x loop runs from `xStart` and to `xBound` when given (no further than
+/// the block's size in x), and the linear id still counts the block's whole
+/// rows.
 template <typename Fn>
 void PieceEmitter::emitThreadLoop(OpBuilder &b, Location loc, Fn body,
-                                  Value xBound) {
+                                  Value xBound, Value xStart) {
   Value bounds[3] = {blockSize[0], blockSize[1], blockSize[2]};
   if (xBound)
     bounds[0] = arith::MinUIOp::create(b, loc, xBound, blockSize[0]);
-  createThreadLoops(b, loc, bounds, [&](OpBuilder &b, ValueRange ids) {
-    Value linear = arith::AddIOp::create(
-        b, loc, ids[0],
-        arith::MulIOp::create(
-            b, loc, blockSize[0],
-            arith::AddIOp::create(
-                b, loc, ids[1],
-                arith::MulIOp::create(b, loc, blockSize[1], ids[2]))));
-    Value threadIds[3] = {ids[0], ids[1], ids[2]};
-    body(b, threadIds, linear);
-  });
+  createThreadLoops(
+      b, loc, bounds,
+      [&](OpBuilder &b, ValueRange ids) {
+        Value linear = arith::AddIOp::create(
+            b, loc, ids[0],
+            arith::MulIOp::create(
+                b, loc, blockSize[0],
+                arith::AddIOp::create(
+                    b, loc, ids[1],
+                    arith::MulIOp::create(b, loc, blockSize[1], ids[2]))));
+        Value threadIds[3] = {ids[0], ids[1], ids[2]};
+        body(b, threadIds, linear);
+      },
+      xStart);
+}
+
+/// The comparison of findThreadXBound, if `segment` has one whose bound the
+/// block has computed before the piece, and that bound.
+Operation *PieceEmitter::findXBound(ArrayRef<Operation *> segment,
+                                    const IRMapping &map, Value &xBound) const {
+  Operation *compare = findThreadXBound(cuts, segment, threadIds[0]);
+  if (!compare)
+    return nullptr;
+  // The bound must be there before the loop: not a per-thread buffer's.
+  auto cmp = cast<arith::CmpIOp>(compare);
+  Value bound = cmp.getLhs() == threadIds[0] ? cmp.getRhs() : cmp.getLhs();
+  if (!map.contains(bound))
+    return nullptr;
+  xBound = map.lookup(bound);
+  return compare;
 }
 
 void PieceEmitter::emitSegment(ArrayRef<Operation *> segment, OpBuilder &b,
                                const IRMapping &map) {
   if (segment.empty())
     return;
-  Location loc = segment.front()->getLoc();
-  Operation *compare = findThreadXBound(cuts, segment, threadIds[0]);
+  if (subgroups)
+    return emitSubgroupSegment(segment, b, map);
   Value xBound;
-  if (compare) {
-    // The bound must be there before the loop: not a per-thread buffer's.
-    auto cmp = cast<arith::CmpIOp>(compare);
-    Value bound = cmp.getLhs() == threadIds[0] ? cmp.getRhs() : cmp.getLhs();
-    if (map.contains(bound))
-      xBound = map.lookup(bound);
-    else
-      compare = nullptr;
-  }
+  Operation *compare = findXBound(segment, map, xBound);
+  emitThreadSegment(segment, b, map, compare, xBound, Value());
+}
+
+/// A piece as a loop over the threads, from `xStart` in x where given; with
+/// `compare` (findXBound), over the threads below `xBound` in x only.
+void PieceEmitter::emitThreadSegment(ArrayRef<Operation *> segment,
+                                     OpBuilder &b, const IRMapping &map,
+                                     Operation *compare, Value xBound,
+                                     Value xStart) {
+  Location loc = segment.front()->getLoc();
   emitThreadLoop(
       b, loc,
       [&](OpBuilder &b, Value *ids, Value linear) {
@@ -290,9 +365,7 @@ void PieceEmitter::emitSegment(ArrayRef<Operation *> segment, OpBuilder &b,
               if (definedHere.contains(operand) || threadMap.contains(operand))
                 continue;
               if (cuts.buffered.contains(operand))
-                threadMap.map(operand, memref::LoadOp::create(
-                                           b, loc, getBuffer(operand, loc),
-                                           ValueRange{linear}));
+                threadMap.map(operand, loadThread(b, loc, operand, linear));
               else if (cuts.recomputed.contains(operand))
                 recompute(cuts, operand, b, threadMap);
             }
@@ -312,11 +385,29 @@ void PieceEmitter::emitSegment(ArrayRef<Operation *> segment, OpBuilder &b,
         for (Operation *op : segment)
           for (Value result : op->getResults())
             if (cuts.buffered.contains(result))
-              memref::StoreOp::create(b, loc, threadMap.lookup(result),
-                                      getBuffer(result, loc),
-                                      ValueRange{linear});
+              storeThread(b, loc, result, threadMap.lookup(result), linear);
       },
-      xBound);
+      xBound, xStart);
+}
+
+/// A thread's value of the buffered `value`, from its buffer (of i8 for an
+/// i1 where pieces run on subgroups too).
+Value PieceEmitter::loadThread(OpBuilder &b, Location loc, Value value,
+                               Value linear) {
+  Value loaded =
+      memref::LoadOp::create(b, loc, getBuffer(value, loc), ValueRange{linear});
+  if (loaded.getType() == value.getType())
+    return loaded;
+  return arith::TruncIOp::create(b, loc, value.getType(), loaded);
+}
+
+void PieceEmitter::storeThread(OpBuilder &b, Location loc, Value value,
+                               Value thread, Value linear) {
+  Value buffer = getBuffer(value, loc);
+  Type stored = cast<MemRefType>(buffer.getType()).getElementType();
+  if (stored != thread.getType())
+    thread = arith::ExtUIOp::create(b, loc, stored, thread);
+  memref::StoreOp::create(b, loc, thread, buffer, ValueRange{linear});
 }
 
 /// What a thread reads at the shuffle or broadcast `op`: the uniform value
@@ -339,6 +430,8 @@ void PieceEmitter::emitStorePerThread(OpBuilder &b, Location loc,
                                       const IRMapping &map) {
   if (cuts.allUniform(targets))
     return;
+  if (subgroups)
+    return emitSubgroupStores(b, loc, targets, values, map);
   emitThreadLoop(b, loc, [&](OpBuilder &b, Value *ids, Value linear) {
     IRMapping threadMap = map;
     for (int d = 0; d < 3; ++d)
@@ -358,6 +451,168 @@ void PieceEmitter::emitStorePerThread(OpBuilder &b, Location loc,
                               ValueRange{linear});
     }
   });
+}
+
+/// A loop nest over the block's subgroups, the block's size in x being a
+/// multiple of the subgroup size, that calls `body(builder, x0, y, z,
+/// linear id of x0)` for the subgroup of threads (x0 to x0 + 31, y, z).
+/// With `subgroupsX`, only the first that many subgroups of each row.
+template <typename Fn>
+void PieceEmitter::emitSubgroupLoop(OpBuilder &b, Location loc, Fn body,
+                                    Value subgroupsX) {
+  OpBuilder::InsertionGuard guard(b);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value lanes = arith::ConstantIndexOp::create(b, loc, kHostSubgroupSize);
+  if (!subgroupsX)
+    subgroupsX = arith::DivUIOp::create(b, loc, blockSize[0], lanes);
+  auto z = scf::ForOp::create(b, loc, zero, blockSize[2], one);
+  b.setInsertionPointToStart(z.getBody());
+  auto y = scf::ForOp::create(b, loc, zero, blockSize[1], one);
+  b.setInsertionPointToStart(y.getBody());
+  auto x = scf::ForOp::create(b, loc, zero, subgroupsX, one);
+  b.setInsertionPointToStart(x.getBody());
+  Value x0 = arith::MulIOp::create(b, loc, x.getInductionVar(), lanes);
+  Value linear = arith::AddIOp::create(
+      b, loc, x0,
+      arith::MulIOp::create(
+          b, loc, blockSize[0],
+          arith::AddIOp::create(b, loc, y.getInductionVar(),
+                                arith::MulIOp::create(b, loc, blockSize[1],
+                                                      z.getInductionVar()))));
+  body(b, x0, y.getInductionVar(), z.getInductionVar(), linear);
+}
+
+SubgroupLanes PieceEmitter::createLanes(OpBuilder &b, Location loc,
+                                        const IRMapping &map, Value x0, Value y,
+                                        Value z) {
+  SubgroupLanes lanes(cuts, map, blockSize[0], [this, loc](Type element) {
+    return getScratch(element, loc);
+  });
+  lanes.setThreadIds(b, loc, x0, y, z);
+  return lanes;
+}
+
+/// The subgroup's lanes of the buffered `value`, from its buffer.
+Value PieceEmitter::loadLanes(OpBuilder &b, Location loc, Value value,
+                              Value linearBase) {
+  Value buffer = getBuffer(value, loc);
+  Type stored = cast<MemRefType>(buffer.getType()).getElementType();
+  Value lanes = vector::LoadOp::create(
+      b, loc, VectorType::get({kHostSubgroupSize}, stored), buffer,
+      ValueRange{linearBase});
+  if (stored == value.getType())
+    return lanes;
+  return arith::TruncIOp::create(
+      b, loc, VectorType::get({kHostSubgroupSize}, value.getType()), lanes);
+}
+
+void PieceEmitter::storeLanes(OpBuilder &b, Location loc, Value value,
+                              Value lanes, Value linearBase) {
+  Value buffer = getBuffer(value, loc);
+  Type stored = cast<MemRefType>(buffer.getType()).getElementType();
+  if (stored != value.getType())
+    lanes = arith::ExtUIOp::create(
+        b, loc, VectorType::get({kHostSubgroupSize}, stored), lanes);
+  vector::StoreOp::create(b, loc, lanes, buffer, ValueRange{linearBase});
+}
+
+/// A piece as a loop over the subgroups, each running the piece's ops on
+/// its lanes (SubgroupLanes): exchanges included, which do not cut here.
+/// A piece that only the threads below a bound in x run (findXBound) runs
+/// its whole subgroups below the bound so, with no mask, and the threads
+/// past the last one as a loop: a subgroup masked to a few lanes would
+/// store with masks that the loads of the next piece, a level of a tree
+/// reduction, wait for.
+void PieceEmitter::emitSubgroupSegment(ArrayRef<Operation *> segment,
+                                       OpBuilder &b, const IRMapping &map) {
+  Location loc = segment.front()->getLoc();
+  Value xBound, subgroupsX;
+  Operation *compare = findXBound(segment, map, xBound);
+  if (compare) {
+    Value lanes = arith::ConstantIndexOp::create(b, loc, kHostSubgroupSize);
+    subgroupsX = arith::DivUIOp::create(
+        b, loc, arith::MinUIOp::create(b, loc, xBound, blockSize[0]), lanes);
+  }
+  emitSubgroupLoop(
+      b, loc,
+      [&](OpBuilder &b, Value x0, Value y, Value z, Value linear) {
+        SubgroupLanes lanes = createLanes(b, loc, map, x0, y, z);
+        if (compare)
+          lanes.mapScalar(compare->getResult(0),
+                          arith::ConstantIntOp::create(b, loc, 1, 1));
+        llvm::DenseSet<Value> definedHere;
+        for (Operation *op : segment)
+          op->walk([&](Operation *nested) {
+            for (Value result : nested->getResults())
+              definedHere.insert(result);
+          });
+        llvm::DenseSet<Value> mapped;
+        for (Operation *op : segment)
+          op->walk([&](Operation *nested) {
+            for (Value operand : nested->getOperands()) {
+              if (definedHere.contains(operand) ||
+                  !mapped.insert(operand).second)
+                continue;
+              if (cuts.buffered.contains(operand))
+                lanes.mapLanes(operand, loadLanes(b, loc, operand, linear));
+              else if (cuts.recomputed.contains(operand) &&
+                       failed(lanes.recompute(operand, b)))
+                failedSubgroups = true;
+            }
+          });
+        for (Operation *op : segment)
+          if (op != compare && !failedSubgroups && failed(lanes.emit(op, b)))
+            failedSubgroups = true;
+        if (failedSubgroups)
+          return;
+        for (Operation *op : segment)
+          for (Value result : op->getResults()) {
+            if (!cuts.buffered.contains(result))
+              continue;
+            FailureOr<Value> vector = lanes.getVector(b, loc, result);
+            if (failed(vector)) {
+              failedSubgroups = true;
+              return;
+            }
+            storeLanes(b, loc, result, *vector, linear);
+          }
+      },
+      subgroupsX);
+  if (compare)
+    emitThreadSegment(segment, b, map, compare, xBound,
+                      arith::MulIOp::create(b, loc, subgroupsX,
+                                            arith::ConstantIndexOp::create(
+                                                b, loc, kHostSubgroupSize)));
+}
+
+/// emitStorePerThread for a subgroup's lanes at a time.
+void PieceEmitter::emitSubgroupStores(OpBuilder &b, Location loc,
+                                      ValueRange targets, ValueRange values,
+                                      const IRMapping &map) {
+  emitSubgroupLoop(
+      b, loc, [&](OpBuilder &b, Value x0, Value y, Value z, Value linear) {
+        SubgroupLanes lanes = createLanes(b, loc, map, x0, y, z);
+        for (auto [target, value] : llvm::zip_equal(targets, values)) {
+          if (cuts.isUniform(target))
+            continue;
+          Value stored;
+          if (cuts.buffered.contains(value)) {
+            stored = loadLanes(b, loc, value, linear);
+          } else {
+            FailureOr<Value> vector = failure();
+            if (!cuts.recomputed.contains(value) ||
+                succeeded(lanes.recompute(value, b)))
+              vector = lanes.getVector(b, loc, value);
+            if (failed(vector)) {
+              failedSubgroups = true;
+              return;
+            }
+            stored = *vector;
+          }
+          storeLanes(b, loc, target, stored, linear);
+        }
+      });
 }
 
 void PieceEmitter::emitSyncOp(Operation *op, OpBuilder &b, IRMapping &map) {
@@ -412,7 +667,8 @@ void PieceEmitter::emitSyncOp(Operation *op, OpBuilder &b, IRMapping &map) {
           map.map(loop.getInductionVar(), iv);
           mapUniform(loop.getRegionIterArgs(), args);
           emitRegion(*loop.getBody(), nb, loop.getRegionIterArgs());
-        });
+        },
+        loop.getUnsignedCmp());
     mapUniform(loop.getResults(), newLoop.getResults());
     return;
   }
@@ -481,7 +737,7 @@ void PieceEmitter::emitBlock(Block &block, OpBuilder &b, IRMapping &map) {
     if (isBarrierCall(&op)) {
       emitSegment(segment, b, map);
       segment.clear();
-    } else if (cuts.exchanges.contains(&op)) {
+    } else if (cuts.exchanges.contains(&op) && cuts.cutAtExchanges) {
       emitSegment(segment, b, map);
       segment.assign({&op});
     } else if (cuts.syncOps.contains(&op)) {
@@ -497,7 +753,7 @@ void PieceEmitter::emitBlock(Block &block, OpBuilder &b, IRMapping &map) {
   emitSegment(segment, b, map);
 }
 
-void PieceEmitter::emit(OpBuilder &b, IRMapping map, ValueRange size) {
+LogicalResult PieceEmitter::emit(OpBuilder &b, IRMapping map, ValueRange size) {
   func::FuncOp thread = cuts.thread;
   Location loc = thread.getLoc();
   for (int d = 0; d < 3; ++d) {
@@ -507,22 +763,70 @@ void PieceEmitter::emit(OpBuilder &b, IRMapping map, ValueRange size) {
   threadCount = arith::MulIOp::create(
       b, loc, size[0], arith::MulIOp::create(b, loc, size[1], size[2]));
   emitBlock(thread.getBody().front(), b, map);
+  return failure(failedSubgroups);
 }
 
 BarrierSplitter::BarrierSplitter(
-    func::FuncOp thread, const llvm::DenseSet<StringAttr> &synchronizing)
-    : cuts(std::make_unique<KernelCuts>(thread)), synchronizing(synchronizing) {
+    func::FuncOp thread, const llvm::DenseSet<StringAttr> &synchronizing,
+    bool subgroupVectors)
+    : cuts(std::make_unique<KernelCuts>(thread, /*cutAtExchanges=*/true)),
+      synchronizing(synchronizing) {
+  if (subgroupVectors)
+    subgroupCuts =
+        std::make_unique<KernelCuts>(thread, /*cutAtExchanges=*/false);
 }
 
 BarrierSplitter::~BarrierSplitter() = default;
 
 bool BarrierSplitter::canSplit() {
-  return findKernelCuts(*cuts, synchronizing);
+  // affine.apply as the arith ops it stands for, which run on vectors.
+  func::FuncOp thread = cuts->thread;
+  thread.walk([](affine::AffineApplyOp apply) {
+    OpBuilder b(apply);
+    std::optional<SmallVector<Value, 8>> expanded = affine::expandAffineMap(
+        b, apply.getLoc(), apply.getAffineMap(), apply.getOperands());
+    if (!expanded)
+      return;
+    apply.getResult().replaceAllUsesWith(expanded->front());
+    apply.erase();
+  });
+  if (!findKernelCuts(*cuts, synchronizing))
+    return false;
+  if (subgroupCuts && !findKernelCuts(*subgroupCuts, synchronizing))
+    subgroupCuts.reset();
+  return true;
 }
 
-void BarrierSplitter::emit(OpBuilder &b, const IRMapping &blockArguments,
+bool BarrierSplitter::emit(OpBuilder &b, const IRMapping &blockArguments,
                            ValueRange blockSize) {
-  PieceEmitter(*cuts).emit(b, blockArguments, blockSize);
+  if (subgroupCuts) {
+    // Subgroups within a row of the block: its size in x a multiple of
+    // theirs. Otherwise, or where a piece cannot run on vectors, loops
+    // over the threads.
+    Location loc = cuts->thread.getLoc();
+    Value rest = arith::RemUIOp::create(
+        b, loc, blockSize[0],
+        arith::ConstantIndexOp::create(b, loc, kHostSubgroupSize));
+    Value whole =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rest,
+                              arith::ConstantIndexOp::create(b, loc, 0));
+    auto branch = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
+    OpBuilder nb = OpBuilder::atBlockTerminator(branch.thenBlock());
+    if (succeeded(PieceEmitter(*subgroupCuts, /*subgroups=*/true)
+                      .emit(nb, blockArguments, blockSize))) {
+      nb.setInsertionPoint(branch.elseBlock()->getTerminator());
+      (void)PieceEmitter(*cuts, /*subgroups=*/false)
+          .emit(nb, blockArguments, blockSize);
+      return true;
+    }
+    Operation *test = whole.getDefiningOp();
+    branch.erase();
+    test->erase();
+    rest.getDefiningOp()->erase();
+  }
+  (void)PieceEmitter(*cuts, /*subgroups=*/false)
+      .emit(b, blockArguments, blockSize);
+  return false;
 }
 
 } // namespace gpu_runner

@@ -52,10 +52,12 @@ struct KernelCuts;
 /// Emits at `b`'s insertion point a loop nest over the threads of a block of
 /// `blockSize` (x, y, z), x innermost so that consecutive iterations touch
 /// consecutive elements and the loop vectorizes, and calls
-/// `body(builder, thread ids)` inside it.
+/// `body(builder, thread ids)` inside it; the x loop from `xStart` where
+/// given.
 void createThreadLoops(
     mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange blockSize,
-    llvm::function_ref<void(mlir::OpBuilder &, mlir::ValueRange)> body);
+    llvm::function_ref<void(mlir::OpBuilder &, mlir::ValueRange)> body,
+    mlir::Value xStart = mlir::Value());
 
 class BarrierSplitter {
 public:
@@ -63,8 +65,12 @@ public:
   /// it: the context, the thread ids (arguments 1 to 3), then block-wide
   /// arguments; its barriers are calls of mgpuHostBarrierAt.
   /// `synchronizing` names the functions that reach barriers or shuffles.
+  /// With `subgroupVectors`, blocks whose size in x is a multiple of the
+  /// subgroup size run each piece once per subgroup, on vectors of its
+  /// lanes, where every piece can (SubgroupVectors.h).
   BarrierSplitter(mlir::func::FuncOp thread,
-                  const llvm::DenseSet<mlir::StringAttr> &synchronizing);
+                  const llvm::DenseSet<mlir::StringAttr> &synchronizing,
+                  bool subgroupVectors);
   ~BarrierSplitter();
 
   /// Whether every barrier and exchange of the kernel is reached uniformly
@@ -75,13 +81,18 @@ public:
   /// Emits the kernel body at `b`'s insertion point in a block function.
   /// `blockArguments` maps every argument of the thread function but the
   /// thread ids to its value in the block function; `blockSize` holds the
-  /// block's size in x, y and z. Call only if canSplit().
-  void emit(mlir::OpBuilder &b, const mlir::IRMapping &blockArguments,
+  /// block's size in x, y and z. Call only if canSplit(). True if blocks
+  /// whose size in x is a multiple of the subgroup size run on a
+  /// subgroup's lanes.
+  bool emit(mlir::OpBuilder &b, const mlir::IRMapping &blockArguments,
             mlir::ValueRange blockSize);
 
 private:
-  /// Where canSplit() cut the kernel (KernelCuts.h), which emit() reads.
+  /// Where canSplit() cut the kernel (KernelCuts.h), which emit() reads:
+  /// for loops over threads, and for a subgroup's lanes where it can run
+  /// so.
   std::unique_ptr<KernelCuts> cuts;
+  std::unique_ptr<KernelCuts> subgroupCuts;
   const llvm::DenseSet<mlir::StringAttr> &synchronizing;
 };
 

@@ -132,7 +132,7 @@ mlir::LogicalResult lowerDeviceOps(HostKernelModule &module,
 mlir::LogicalResult
 createKernelEntries(HostKernelModule &module,
                     const mlir::LLVMTypeConverter &converter,
-                    bool splitBarriers);
+                    bool splitBarriers, bool subgroupVectors);
 
 } // namespace gpu_runner
 

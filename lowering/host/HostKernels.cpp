@@ -101,7 +101,7 @@ namespace {
 /// `hostModule`, step by step (HostKernelSteps.h).
 LogicalResult compileToHost(ModuleOp hostModule, gpu::GPUModuleOp deviceModule,
                             const LLVMTypeConverter &converter,
-                            bool splitBarriers) {
+                            bool splitBarriers, bool subgroupVectors) {
   HostKernelModule module(hostModule, deviceModule);
   if (failed(copyDeviceFunctions(module)))
     return failure();
@@ -111,7 +111,8 @@ LogicalResult compileToHost(ModuleOp hostModule, gpu::GPUModuleOp deviceModule,
     copies.push_back(copy);
   if (failed(lowerHostMmaOps(copies)) ||
       failed(lowerDeviceOps(module, converter)) ||
-      failed(createKernelEntries(module, converter, splitBarriers)))
+      failed(createKernelEntries(module, converter, splitBarriers,
+                                 subgroupVectors)))
     return failure();
   for (func::FuncOp copy : copies) {
     copy->removeAttr(kDeviceCopyAttrName);
@@ -143,7 +144,8 @@ public:
     SmallVector<gpu::GPUModuleOp> deviceModules(
         module.getOps<gpu::GPUModuleOp>());
     for (gpu::GPUModuleOp deviceModule : deviceModules)
-      if (failed(compileToHost(module, deviceModule, converter, splitBarriers)))
+      if (failed(compileToHost(module, deviceModule, converter, splitBarriers,
+                               subgroupVectors)))
         return signalPassFailure();
   }
 };

@@ -22,6 +22,11 @@ inline constexpr llvm::StringLiteral kHostStaticSharedBytesAttrName =
     "gpu_runner.static_shared_bytes";
 inline constexpr llvm::StringLiteral kHostUsesFibersAttrName =
     "gpu_runner.uses_fibers";
+/// A kernel that runs a subgroup at a time where its block's size in x is a
+/// multiple of the subgroup size (unit; SubgroupVectors.h): for the
+/// reader, the launch does not depend on it.
+inline constexpr llvm::StringLiteral kHostSubgroupVectorsAttrName =
+    "gpu_runner.subgroup_vectors";
 /// A kernel without fibers whose thread loops can start again after a thread
 /// that failed a cf.assert (unit; kHostKernelResumesAfterAssertions).
 inline constexpr llvm::StringLiteral kHostResumesAfterAssertionsAttrName =

@@ -40,8 +40,9 @@ mlir::Value getExchangedValue(mlir::Operation *op);
 
 /// A kernel's thread function cut at its barriers and exchanges.
 struct KernelCuts {
-  explicit KernelCuts(mlir::func::FuncOp thread)
-      : thread(thread), context(thread.getArgument(0)) {}
+  KernelCuts(mlir::func::FuncOp thread, bool cutAtExchanges)
+      : thread(thread), context(thread.getArgument(0)),
+        cutAtExchanges(cutAtExchanges) {}
 
   bool isUniform(mlir::Value value) const { return !perThread.contains(value); }
   bool allUniform(mlir::ValueRange values) const {
@@ -50,6 +51,9 @@ struct KernelCuts {
 
   mlir::func::FuncOp thread;
   mlir::Value context;
+  /// Whether exchanges cut, as they do for loops over threads; pieces run
+  /// on a subgroup's lanes (SubgroupVectors.h) exchange within a piece.
+  bool cutAtExchanges;
   /// Values that may differ between the threads of a block.
   llvm::DenseSet<mlir::Value> perThread;
   /// Ops computed once for the block, outside the thread loops.
@@ -57,10 +61,11 @@ struct KernelCuts {
   /// Ops with regions that contain barriers or exchanges, run once for the
   /// block.
   llvm::DenseSet<mlir::Operation *> syncOps;
-  /// Shuffles and broadcasts, each the first op of a piece.
+  /// Shuffles and broadcasts, each the first op of a piece where they cut.
   llvm::SetVector<mlir::Operation *> exchanges;
-  /// The per-thread values they move, whose buffers have a subgroup's worth
-  /// of elements on either side (a subview of a larger alloca).
+  /// The per-thread values they move where they cut, whose buffers have a
+  /// subgroup's worth of elements on either side (a subview of a larger
+  /// alloca).
   llvm::DenseSet<mlir::Value> exchanged;
   /// Per-thread values kept in buffers: those used past the piece that
   /// computes them, and the per-thread values sync ops carry or yield.

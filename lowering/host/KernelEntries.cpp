@@ -89,8 +89,10 @@ struct WorkgroupLayout {
 class KernelEntryBuilder {
 public:
   KernelEntryBuilder(HostKernelModule &module,
-                     const LLVMTypeConverter &converter, bool splitBarriers)
+                     const LLVMTypeConverter &converter, bool splitBarriers,
+                     bool subgroupVectors)
       : module(module), converter(converter), splitBarriers(splitBarriers),
+        subgroupVectors(subgroupVectors),
         dataLayout(DataLayout::closest(module.getHostModule())) {}
 
   LogicalResult build(gpu::GPUFuncOp kernel);
@@ -100,7 +102,8 @@ private:
   FailureOr<WorkgroupLayout> layOutWorkgroupMemory(gpu::GPUFuncOp kernel);
   func::FuncOp createBlockFunction(gpu::GPUFuncOp kernel, func::FuncOp thread,
                                    const WorkgroupLayout &layout,
-                                   BlockMode mode, BarrierSplitter &splitter);
+                                   BlockMode mode, BarrierSplitter &splitter,
+                                   bool &onLanes);
   SmallVector<Value> createWorkgroupViews(OpBuilder &b, Location loc,
                                           gpu::GPUFuncOp kernel, Value context,
                                           const WorkgroupLayout &layout);
@@ -110,6 +113,7 @@ private:
   HostKernelModule &module;
   const LLVMTypeConverter &converter;
   bool splitBarriers;
+  bool subgroupVectors;
   DataLayout dataLayout;
 };
 
@@ -179,7 +183,7 @@ KernelEntryBuilder::createWorkgroupViews(OpBuilder &b, Location loc,
 /// kernel's arguments.
 func::FuncOp KernelEntryBuilder::createBlockFunction(
     gpu::GPUFuncOp kernel, func::FuncOp thread, const WorkgroupLayout &layout,
-    BlockMode mode, BarrierSplitter &splitter) {
+    BlockMode mode, BarrierSplitter &splitter, bool &onLanes) {
   MLIRContext *context = kernel.getContext();
   Location loc = kernel.getLoc();
   ArrayRef<Type> kernelInputs = kernel.getArgumentTypes();
@@ -230,7 +234,7 @@ func::FuncOp KernelEntryBuilder::createBlockFunction(
     for (unsigned i = 0; i < kernelInputs.size(); ++i)
       map.map(thread.getArgument(firstInput + i),
               blockEntry->getArgument(1 + i));
-    splitter.emit(b, map, blockSize);
+    onLanes = splitter.emit(b, map, blockSize);
     break;
   }
   case BlockMode::Fibers: {
@@ -291,13 +295,14 @@ KernelEntryBuilder::createEntryFunction(gpu::GPUFuncOp kernel,
 
 LogicalResult KernelEntryBuilder::build(gpu::GPUFuncOp kernel) {
   func::FuncOp thread = module.copies.lookup(kernel);
-  BarrierSplitter splitter(thread, module.synchronizing);
+  BarrierSplitter splitter(thread, module.synchronizing, subgroupVectors);
   BlockMode mode = chooseBlockMode(thread, splitter);
   FailureOr<WorkgroupLayout> layout = layOutWorkgroupMemory(kernel);
   if (failed(layout))
     return failure();
+  bool onLanes = false;
   func::FuncOp block =
-      createBlockFunction(kernel, thread, *layout, mode, splitter);
+      createBlockFunction(kernel, thread, *layout, mode, splitter, onLanes);
   FailureOr<func::FuncOp> entry = createEntryFunction(kernel, block);
   if (failed(entry))
     return failure();
@@ -309,6 +314,8 @@ LogicalResult KernelEntryBuilder::build(gpu::GPUFuncOp kernel) {
                   Builder(context).getI64IntegerAttr(layout->bytes));
   if (mode == BlockMode::Fibers)
     kernel->setAttr(kHostUsesFibersAttrName, UnitAttr::get(context));
+  if (onLanes)
+    kernel->setAttr(kHostSubgroupVectorsAttrName, UnitAttr::get(context));
   if (mode == BlockMode::ResumableLoops)
     kernel->setAttr(kHostResumesAfterAssertionsAttrName,
                     UnitAttr::get(context));
@@ -319,8 +326,8 @@ LogicalResult KernelEntryBuilder::build(gpu::GPUFuncOp kernel) {
 
 LogicalResult createKernelEntries(HostKernelModule &module,
                                   const LLVMTypeConverter &converter,
-                                  bool splitBarriers) {
-  KernelEntryBuilder builder(module, converter, splitBarriers);
+                                  bool splitBarriers, bool subgroupVectors) {
+  KernelEntryBuilder builder(module, converter, splitBarriers, subgroupVectors);
   for (auto kernel : module.getDeviceModule().getOps<gpu::GPUFuncOp>())
     if (kernel.isKernel() && failed(builder.build(kernel)))
       return failure();

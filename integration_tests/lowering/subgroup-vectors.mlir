@@ -1,0 +1,74 @@
+// RUN: %gpu-runner-opt --gpu-runner-host-kernels %s | FileCheck %s
+// RUN: %gpu-runner-opt --gpu-runner-host-kernels=subgroup-vectors=false %s | FileCheck %s --check-prefix=LOOPS
+
+// Which kernels cut at barriers and exchanges run a subgroup at a time, on
+// vectors of its lanes (gpu_runner.subgroup_vectors): those whose every
+// op has a form on vectors, where the block's size in x is a multiple of
+// 32; the others, and every block without, run as loops over the threads.
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK:       gpu.func @butterfly({{.*}}gpu_runner.subgroup_vectors
+    // LOOPS:       gpu.func @butterfly(
+    // LOOPS-NOT:     gpu_runner.subgroup_vectors
+    // LOOPS-SAME:    {{\} \{$}}
+    gpu.func @butterfly(%out: memref<?xi32>) kernel {
+      %tid = gpu.thread_id x
+      %v = memref.load %out[%tid] : memref<?xi32>
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %s, %ok = gpu.shuffle xor %v, %c1, %c32 : i32
+      %sum = arith.addi %v, %s : i32
+      memref.store %sum, %out[%tid] : memref<?xi32>
+      gpu.return
+    }
+
+    // A loop whose condition differs between the threads has no form on
+    // vectors here: loops over the threads, cut at the shuffle.
+    // CHECK:       gpu.func @lane_while(
+    // CHECK-NOT:     gpu_runner.subgroup_vectors
+    // CHECK-NOT:     gpu_runner.uses_fibers
+    // CHECK-SAME:    {{\} \{$}}
+    gpu.func @lane_while(%out: memref<?xi32>) kernel {
+      %tid = gpu.thread_id x
+      %v = memref.load %out[%tid] : memref<?xi32>
+      %c1 = arith.constant 1 : i32
+      %c7 = arith.constant 7 : i32
+      %c32 = arith.constant 32 : i32
+      %c100 = arith.constant 100 : i32
+      %s, %ok = gpu.shuffle xor %v, %c1, %c32 : i32
+      %r = scf.while (%x = %s) : (i32) -> i32 {
+        %go = arith.cmpi slt, %x, %c100 : i32
+        scf.condition(%go) %x : i32
+      } do {
+      ^bb0(%x: i32):
+        %y = arith.addi %x, %c7 : i32
+        scf.yield %y : i32
+      }
+      memref.store %r, %out[%tid] : memref<?xi32>
+      gpu.return
+    }
+  }
+}
+
+// The block function of @butterfly: where the block's size in x is a
+// multiple of 32, a loop over the subgroups of each row, whose lanes load
+// consecutive elements as one vector, exchange them in registers and
+// store them as one; otherwise loops over the threads.
+// CHECK-LABEL: func.func private @__gpu_runner_kernels_butterfly_block(
+// CHECK:         %[[REST:.*]] = arith.remui %{{.*}}, %c32
+// CHECK:         %[[WHOLE:.*]] = arith.cmpi eq, %[[REST]], %c0
+// CHECK:         scf.if %[[WHOLE]] {
+// CHECK:           %[[SUBGROUPS:.*]] = arith.divui %{{.*}}, %[[C32:.*]] : index
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               scf.for %[[S:.*]] = %{{.*}} to %[[SUBGROUPS]]
+// CHECK:                 %[[X0:.*]] = arith.muli %[[S]], %[[C32]]
+// CHECK:                 %[[V:.*]] = vector.load %arg1[%[[X0]]] : memref<?xi32>, vector<32xi32>
+// CHECK:                 vector.shuffle %[[V]], %[[V]] [1, 0, 3, 2, 5, 4
+// CHECK-NOT:             mgpuHostShuffleAt
+// CHECK:                 vector.store %{{.*}}, %arg1[%[[X0]]] : memref<?xi32>, vector<32xi32>
+// CHECK:         } else {
+// CHECK:           memref.alloca
+// CHECK:           scf.for
+// CHECK-LABEL: func.func private @__gpu_runner_kernels_butterfly_entry(
