@@ -29,17 +29,23 @@ if backend not in ("host", "cuda", "hip", "cuda-standin", "hip-standin"):
     lit_config.fatal("--param backend=%s: expected host, cuda, hip, "
                      "cuda-standin or hip-standin" % backend)
 config.available_features.add(backend)
-# --param kernel-threads=fibers: the host backend runs every kernel that
-# synchronizes on fibers (%gpu-runner gets --no-barrier-splitting), so that
-# the programs check both ways of running a block.
-kernel_threads = lit_config.params.get("kernel-threads", "loops")
-if kernel_threads not in ("loops", "fibers"):
-    lit_config.fatal("--param kernel-threads=%s: expected loops or fibers"
-                     % kernel_threads)
-if kernel_threads == "fibers" and backend != "host":
-    lit_config.fatal("--param kernel-threads=fibers is for the host backend")
-if kernel_threads == "fibers":
-    config.available_features.add("kernel-threads-fibers")
+# --param kernel-threads=loops: the host backend runs the kernels cut at
+# barriers as loops over their threads, none a subgroup at a time
+# (%gpu-runner gets --no-subgroup-vectors); =fibers: every kernel that
+# synchronizes on fibers (--no-barrier-splitting). So the programs check
+# every way of running a block.
+kernel_threads = lit_config.params.get("kernel-threads", "subgroups")
+kernel_thread_flags = {"subgroups": None,
+                       "loops": "--no-subgroup-vectors",
+                       "fibers": "--no-barrier-splitting"}
+if kernel_threads not in kernel_thread_flags:
+    lit_config.fatal("--param kernel-threads=%s: expected subgroups, loops "
+                     "or fibers" % kernel_threads)
+if kernel_threads != "subgroups" and backend != "host":
+    lit_config.fatal("--param kernel-threads=%s is for the host backend" %
+                     kernel_threads)
+if kernel_threads != "subgroups":
+    config.available_features.add("kernel-threads-" + kernel_threads)
 # --param checks=all (or a --check list): %gpu-runner runs every program
 # under --check, which must then print what it prints without it and report
 # nothing; the feature `checks` marks the run, for the few programs that
@@ -53,10 +59,10 @@ if checks:
 # folder of its own, so that runs on several backends may go at once
 # (ctest -j).
 if (backend == config.gpu_runner_default_backend and
-        kernel_threads == "loops" and not checks):
+        kernel_threads == "subgroups" and not checks):
     config.test_exec_root = config.gpu_runner_obj_root
 else:
-    suffix = "-fibers" if kernel_threads == "fibers" else ""
+    suffix = "" if kernel_threads == "subgroups" else "-" + kernel_threads
     suffix += "-checks" if checks else ""
     config.test_exec_root = os.path.join(config.gpu_runner_obj_root,
                                          "backend-" + backend + suffix)
@@ -194,10 +200,11 @@ if backend.endswith("-standin"):
         lit_config.fatal("--param backend=%s: gpu-runner-%s or its driver "
                          "stand-in was not built" % (backend, runner_backend))
     config.substitutions.append(("%gpu-runner", standins[runner_backend]))
-elif kernel_threads == "fibers":
+elif kernel_threads != "subgroups":
     config.substitutions.append(
-        ("%gpu-runner", "%s %s" % (
-            os.path.join(config.test_source_root, "Inputs", "with-fibers"),
+        ("%gpu-runner", "%s %s %s" % (
+            os.path.join(config.test_source_root, "Inputs", "with-flag"),
+            kernel_thread_flags[kernel_threads],
             os.path.join(tools, "gpu-runner-" + backend))))
 elif checks:
     config.substitutions.append(

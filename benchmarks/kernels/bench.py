@@ -7,8 +7,9 @@ Each program prints the seconds of each timed launch after warm-up, then a
 check value; JIT and compilation time are not in the figures. A round runs
 each side once; the figure of a side is the median over all its timed
 launches of all rounds. Every program with barriers or shuffles also runs
-with --no-barrier-splitting (every thread on a fiber), with fewer launches,
-as a row of its own.
+with --no-subgroup-vectors (loops over the threads, not over subgroups) and
+with --no-barrier-splitting (every thread on a fiber, with fewer launches),
+each as a row of its own.
 
 With --check LIST, each program runs instead under --check=LIST against
 itself without the flag, alternating in each round, and the table gives the
@@ -26,6 +27,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 FIBERS = "--no-barrier-splitting"
+LOOPS = "--no-subgroup-vectors"
 
 
 class Row:
@@ -62,25 +64,34 @@ SOFTMAX = constant(4026.74153918783)
 # round keep a full run within minutes.
 ROWS = [
     Row("elementwise", "element-wise, 2^24 floats", "elementwise.mlir",
-        "saxpy", 2, 10, ELEMENTWISE, 1.2),
+        "saxpy", 2, 10, ELEMENTWISE, 1.1),
     Row("elementwise-fibers",
         "element-wise, 2^24 floats, " + FIBERS + " (no barriers: the same)",
         "elementwise.mlir", "saxpy", 2, 10, ELEMENTWISE, None, [FIBERS]),
     Row("reduction", "block reduction with barriers, 2^22 ints",
-        "reduction.mlir", "reduction", 1, 5, REDUCTION, 3.0),
+        "reduction.mlir", "reduction", 1, 5, REDUCTION, 2.0),
+    Row("reduction-loops",
+        "block reduction with barriers, 2^22 ints, " + LOOPS,
+        "reduction.mlir", "reduction", 1, 5, REDUCTION, None, [LOOPS]),
     Row("reduction-fibers",
         "block reduction with barriers, 2^22 ints, " + FIBERS,
         "reduction.mlir", "reduction", 1, 2, REDUCTION, None, [FIBERS]),
     Row("allreduce", "gpu.all_reduce add, 2^22 ints", "allreduce.mlir",
-        "allreduce", 1, 3, ALLREDUCE, 5.0),
+        "allreduce", 1, 3, ALLREDUCE, 2.0),
+    Row("allreduce-loops", "gpu.all_reduce add, 2^22 ints, " + LOOPS,
+        "allreduce.mlir", "allreduce", 1, 3, ALLREDUCE, None, [LOOPS]),
     Row("allreduce-fibers", "gpu.all_reduce add, 2^22 ints, " + FIBERS,
         "allreduce.mlir", "allreduce", 1, 2, ALLREDUCE, None, [FIBERS]),
     Row("shuffle", "gpu.shuffle xor warp sums, 2^22 ints", "shuffle.mlir",
-        "shuffle", 1, 3, SHUFFLE, 5.0),
+        "shuffle", 1, 3, SHUFFLE, 2.0),
+    Row("shuffle-loops", "gpu.shuffle xor warp sums, 2^22 ints, " + LOOPS,
+        "shuffle.mlir", "shuffle", 1, 3, SHUFFLE, None, [LOOPS]),
     Row("shuffle-fibers", "gpu.shuffle xor warp sums, 2^22 ints, " + FIBERS,
         "shuffle.mlir", "shuffle", 1, 2, SHUFFLE, None, [FIBERS]),
     Row("softmax", "row softmax, 4096x1024 floats", "softmax.mlir",
-        "softmax", 1, 3, SOFTMAX, 5.0, rtol=1e-5),
+        "softmax", 1, 3, SOFTMAX, 1.1, rtol=1e-5),
+    Row("softmax-loops", "row softmax, 4096x1024 floats, " + LOOPS,
+        "softmax.mlir", "softmax", 1, 3, SOFTMAX, None, [LOOPS], rtol=1e-5),
     Row("softmax-fibers", "row softmax, 4096x1024 floats, " + FIBERS,
         "softmax.mlir", "softmax", 1, 2, SOFTMAX, None, [FIBERS], rtol=1e-5),
 ]
@@ -160,11 +171,14 @@ def main():
     parser.add_argument(
         "--only", action="append", metavar="NAME",
         help="run only these rows (repeatable, or comma-separated): a "
-        "program (elementwise, reduction, allreduce, shuffle, softmax: both "
-        "modes) or a row (e.g. softmax-fibers)")
+        "program (elementwise, reduction, allreduce, shuffle, softmax: every "
+        "mode) or a row (e.g. softmax-fibers, softmax-loops)")
     parser.add_argument(
         "--no-fibers", action="store_true",
         help="skip the " + FIBERS + " rows")
+    parser.add_argument(
+        "--no-loops", action="store_true",
+        help="skip the " + LOOPS + " rows")
     parser.add_argument(
         "--quick", action="store_true",
         help="1 round of 1 timed launch a row, no warm-up: checks that "
@@ -190,6 +204,8 @@ def main():
                 row.program[:-len(".mlir")] in wanted]
     if args.no_fibers:
         rows = [row for row in rows if FIBERS not in row.flags]
+    if args.no_loops:
+        rows = [row for row in rows if LOOPS not in row.flags]
     rounds = 1 if args.quick else args.rounds
 
     started = time.monotonic()

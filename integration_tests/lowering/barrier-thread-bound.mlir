@@ -3,9 +3,8 @@
 // A piece of a kernel cut at barriers whose work all runs under
 // `thread_id_x < u`, u the same for every thread, loops over x only up to
 // min(u, block size in x), in every row of the block; any other piece loops
-// over all the threads. This is the loops over threads; run on a
-// subgroup's lanes, such a piece runs its whole subgroups below the bound
-// so and the threads past them as this loop (subgroup-vectors.mlir).
+// over all the threads. A kernel that runs a subgroup at a time
+// (SubgroupVectors.h) runs such a piece as this loop too.
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lowering/host/BarrierSplitting.h"
+#include "lowering/host/HostKernels.h"
 #include "lowering/host/KernelCuts.h"
 #include "lowering/host/SubgroupVectors.h"
 #include "lowering/runtime/MgpuCalls.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -33,8 +35,7 @@ using namespace mlir;
 namespace gpu_runner {
 
 void createThreadLoops(OpBuilder &b, Location loc, ValueRange blockSize,
-                       function_ref<void(OpBuilder &, ValueRange)> body,
-                       Value xStart) {
+                       function_ref<void(OpBuilder &, ValueRange)> body) {
   OpBuilder::InsertionGuard guard(b);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -42,8 +43,7 @@ void createThreadLoops(OpBuilder &b, Location loc, ValueRange blockSize,
   b.setInsertionPointToStart(z.getBody());
   auto y = scf::ForOp::create(b, loc, zero, blockSize[1], one);
   b.setInsertionPointToStart(y.getBody());
-  auto x =
-      scf::ForOp::create(b, loc, xStart ? xStart : zero, blockSize[0], one);
+  auto x = scf::ForOp::create(b, loc, zero, blockSize[0], one);
   b.setInsertionPointToStart(x.getBody());
   body(b, {x.getInductionVar(), y.getInductionVar(), z.getInductionVar()});
 }
@@ -192,7 +192,7 @@ private:
                      Value linear);
   template <typename Fn>
   void emitThreadLoop(OpBuilder &b, Location loc, Fn body,
-                      Value xBound = Value(), Value xStart = Value());
+                      Value xBound = Value());
   void emitBlock(Block &block, OpBuilder &b, IRMapping &map);
   void emitSegment(ArrayRef<Operation *> segment, OpBuilder &b,
                    const IRMapping &map);
@@ -202,15 +202,14 @@ private:
   Operation *findXBound(ArrayRef<Operation *> segment, const IRMapping &map,
                         Value &xBound) const;
   void emitThreadSegment(ArrayRef<Operation *> segment, OpBuilder &b,
-                         const IRMapping &map, Operation *compare, Value xBound,
-                         Value xStart);
+                         const IRMapping &map, Operation *compare,
+                         Value xBound);
   Value loadThread(OpBuilder &b, Location loc, Value value, Value linear);
   void storeThread(OpBuilder &b, Location loc, Value value, Value thread,
                    Value linear);
 
   template <typename Fn>
-  void emitSubgroupLoop(OpBuilder &b, Location loc, Fn body,
-                        Value subgroupsX = Value());
+  void emitSubgroupLoop(OpBuilder &b, Location loc, Fn body);
   void emitSubgroupSegment(ArrayRef<Operation *> segment, OpBuilder &b,
                            const IRMapping &map);
   void emitSubgroupStores(OpBuilder &b, Location loc, ValueRange targets,
@@ -282,29 +281,25 @@ Value PieceEmitter::getScratch(Type element, Location loc) {
 
 /// A loop nest over the block's threads that calls `body(builder, ids,
 /// linear id)`.
-/// The x loop runs from `xStart` and to `xBound` when given (no further than
-/// the block's size in x), and the linear id still counts the block's whole
-/// rows.
+/// The x loop runs to `xBound` when given (no further than the block's
+/// size in x), and the linear id still counts the block's whole rows.
 template <typename Fn>
 void PieceEmitter::emitThreadLoop(OpBuilder &b, Location loc, Fn body,
-                                  Value xBound, Value xStart) {
+                                  Value xBound) {
   Value bounds[3] = {blockSize[0], blockSize[1], blockSize[2]};
   if (xBound)
     bounds[0] = arith::MinUIOp::create(b, loc, xBound, blockSize[0]);
-  createThreadLoops(
-      b, loc, bounds,
-      [&](OpBuilder &b, ValueRange ids) {
-        Value linear = arith::AddIOp::create(
-            b, loc, ids[0],
-            arith::MulIOp::create(
-                b, loc, blockSize[0],
-                arith::AddIOp::create(
-                    b, loc, ids[1],
-                    arith::MulIOp::create(b, loc, blockSize[1], ids[2]))));
-        Value threadIds[3] = {ids[0], ids[1], ids[2]};
-        body(b, threadIds, linear);
-      },
-      xStart);
+  createThreadLoops(b, loc, bounds, [&](OpBuilder &b, ValueRange ids) {
+    Value linear = arith::AddIOp::create(
+        b, loc, ids[0],
+        arith::MulIOp::create(
+            b, loc, blockSize[0],
+            arith::AddIOp::create(
+                b, loc, ids[1],
+                arith::MulIOp::create(b, loc, blockSize[1], ids[2]))));
+    Value threadIds[3] = {ids[0], ids[1], ids[2]};
+    body(b, threadIds, linear);
+  });
 }
 
 /// The comparison of findThreadXBound, if `segment` has one whose bound the
@@ -331,15 +326,14 @@ void PieceEmitter::emitSegment(ArrayRef<Operation *> segment, OpBuilder &b,
     return emitSubgroupSegment(segment, b, map);
   Value xBound;
   Operation *compare = findXBound(segment, map, xBound);
-  emitThreadSegment(segment, b, map, compare, xBound, Value());
+  emitThreadSegment(segment, b, map, compare, xBound);
 }
 
-/// A piece as a loop over the threads, from `xStart` in x where given; with
-/// `compare` (findXBound), over the threads below `xBound` in x only.
+/// A piece as a loop over the threads; with `compare` (findXBound), over
+/// the threads below `xBound` in x only.
 void PieceEmitter::emitThreadSegment(ArrayRef<Operation *> segment,
                                      OpBuilder &b, const IRMapping &map,
-                                     Operation *compare, Value xBound,
-                                     Value xStart) {
+                                     Operation *compare, Value xBound) {
   Location loc = segment.front()->getLoc();
   emitThreadLoop(
       b, loc,
@@ -387,7 +381,7 @@ void PieceEmitter::emitThreadSegment(ArrayRef<Operation *> segment,
             if (cuts.buffered.contains(result))
               storeThread(b, loc, result, threadMap.lookup(result), linear);
       },
-      xBound, xStart);
+      xBound);
 }
 
 /// A thread's value of the buffered `value`, from its buffer (of i8 for an
@@ -456,21 +450,33 @@ void PieceEmitter::emitStorePerThread(OpBuilder &b, Location loc,
 /// A loop nest over the block's subgroups, the block's size in x being a
 /// multiple of the subgroup size, that calls `body(builder, x0, y, z,
 /// linear id of x0)` for the subgroup of threads (x0 to x0 + 31, y, z).
-/// With `subgroupsX`, only the first that many subgroups of each row.
 template <typename Fn>
-void PieceEmitter::emitSubgroupLoop(OpBuilder &b, Location loc, Fn body,
-                                    Value subgroupsX) {
+void PieceEmitter::emitSubgroupLoop(OpBuilder &b, Location loc, Fn body) {
   OpBuilder::InsertionGuard guard(b);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value lanes = arith::ConstantIndexOp::create(b, loc, kHostSubgroupSize);
-  if (!subgroupsX)
-    subgroupsX = arith::DivUIOp::create(b, loc, blockSize[0], lanes);
+  Value subgroupsX = arith::DivUIOp::create(b, loc, blockSize[0], lanes);
   auto z = scf::ForOp::create(b, loc, zero, blockSize[2], one);
   b.setInsertionPointToStart(z.getBody());
   auto y = scf::ForOp::create(b, loc, zero, blockSize[1], one);
   b.setInsertionPointToStart(y.getBody());
   auto x = scf::ForOp::create(b, loc, zero, subgroupsX, one);
+  // Its body is vector code already: LLVM vectorizing the loop as well
+  // turns what a subgroup does once (a store by its first lane) into
+  // gathers and scatters across subgroups, and unrolling it makes a copy
+  // of 8 subgroups a quarter slower than the loop (reduction.mlir).
+  MLIRContext *context = b.getContext();
+  BoolAttr disable = b.getBoolAttr(true);
+  x->setAttr(
+      kLoopAnnotationAttrName,
+      LLVM::LoopAnnotationAttr::get(
+          context, {},
+          LLVM::LoopVectorizeAttr::get(context, disable, {}, {}, {}, {}, {},
+                                       {}),
+          {},
+          LLVM::LoopUnrollAttr::get(context, disable, {}, {}, {}, {}, {}, {}),
+          {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}));
   b.setInsertionPointToStart(x.getBody());
   Value x0 = arith::MulIOp::create(b, loc, x.getInductionVar(), lanes);
   Value linear = arith::AddIOp::create(
@@ -519,28 +525,19 @@ void PieceEmitter::storeLanes(OpBuilder &b, Location loc, Value value,
 
 /// A piece as a loop over the subgroups, each running the piece's ops on
 /// its lanes (SubgroupLanes): exchanges included, which do not cut here.
-/// A piece that only the threads below a bound in x run (findXBound) runs
-/// its whole subgroups below the bound so, with no mask, and the threads
-/// past the last one as a loop: a subgroup masked to a few lanes would
-/// store with masks that the loads of the next piece, a level of a tree
-/// reduction, wait for.
+/// A piece that only the threads below a bound in x run (findXBound), a
+/// level of a tree reduction, is the narrowed loop over those threads
+/// instead, which LLVM vectorizes: run a subgroup at a time, it took a
+/// sixth longer (reduction.mlir).
 void PieceEmitter::emitSubgroupSegment(ArrayRef<Operation *> segment,
                                        OpBuilder &b, const IRMapping &map) {
   Location loc = segment.front()->getLoc();
-  Value xBound, subgroupsX;
-  Operation *compare = findXBound(segment, map, xBound);
-  if (compare) {
-    Value lanes = arith::ConstantIndexOp::create(b, loc, kHostSubgroupSize);
-    subgroupsX = arith::DivUIOp::create(
-        b, loc, arith::MinUIOp::create(b, loc, xBound, blockSize[0]), lanes);
-  }
+  Value xBound;
+  if (Operation *compare = findXBound(segment, map, xBound))
+    return emitThreadSegment(segment, b, map, compare, xBound);
   emitSubgroupLoop(
-      b, loc,
-      [&](OpBuilder &b, Value x0, Value y, Value z, Value linear) {
+      b, loc, [&](OpBuilder &b, Value x0, Value y, Value z, Value linear) {
         SubgroupLanes lanes = createLanes(b, loc, map, x0, y, z);
-        if (compare)
-          lanes.mapScalar(compare->getResult(0),
-                          arith::ConstantIntOp::create(b, loc, 1, 1));
         llvm::DenseSet<Value> definedHere;
         for (Operation *op : segment)
           op->walk([&](Operation *nested) {
@@ -562,7 +559,7 @@ void PieceEmitter::emitSubgroupSegment(ArrayRef<Operation *> segment,
             }
           });
         for (Operation *op : segment)
-          if (op != compare && !failedSubgroups && failed(lanes.emit(op, b)))
+          if (!failedSubgroups && failed(lanes.emit(op, b)))
             failedSubgroups = true;
         if (failedSubgroups)
           return;
@@ -577,13 +574,7 @@ void PieceEmitter::emitSubgroupSegment(ArrayRef<Operation *> segment,
             }
             storeLanes(b, loc, result, *vector, linear);
           }
-      },
-      subgroupsX);
-  if (compare)
-    emitThreadSegment(segment, b, map, compare, xBound,
-                      arith::MulIOp::create(b, loc, subgroupsX,
-                                            arith::ConstantIndexOp::create(
-                                                b, loc, kHostSubgroupSize)));
+      });
 }
 
 /// emitStorePerThread for a subgroup's lanes at a time.

@@ -52,12 +52,10 @@ struct KernelCuts;
 /// Emits at `b`'s insertion point a loop nest over the threads of a block of
 /// `blockSize` (x, y, z), x innermost so that consecutive iterations touch
 /// consecutive elements and the loop vectorizes, and calls
-/// `body(builder, thread ids)` inside it; the x loop from `xStart` where
-/// given.
+/// `body(builder, thread ids)` inside it.
 void createThreadLoops(
     mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange blockSize,
-    llvm::function_ref<void(mlir::OpBuilder &, mlir::ValueRange)> body,
-    mlir::Value xStart = mlir::Value());
+    llvm::function_ref<void(mlir::OpBuilder &, mlir::ValueRange)> body);
 
 class BarrierSplitter {
 public:

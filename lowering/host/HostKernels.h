@@ -27,6 +27,11 @@ inline constexpr llvm::StringLiteral kHostUsesFibersAttrName =
 /// reader, the launch does not depend on it.
 inline constexpr llvm::StringLiteral kHostSubgroupVectorsAttrName =
     "gpu_runner.subgroup_vectors";
+/// The attribute of an scf.for with its LLVM loop annotation
+/// (LLVM::LoopAnnotationAttr), which scf-to-cf and cf-to-llvm leave on the
+/// loop's latch branch and gpu-runner-gpu-to-llvm makes the branch's own.
+inline constexpr llvm::StringLiteral kLoopAnnotationAttrName =
+    "llvm.loop_annotation";
 /// A kernel without fibers whose thread loops can start again after a thread
 /// that failed a cf.assert (unit; kHostKernelResumesAfterAssertions).
 inline constexpr llvm::StringLiteral kHostResumesAfterAssertionsAttrName =

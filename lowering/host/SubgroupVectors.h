@@ -58,10 +58,6 @@ public:
                     mlir::Value y, mlir::Value z);
   /// Maps `original` to `lanes`, a vector of the subgroup's values of it.
   void mapLanes(mlir::Value original, mlir::Value lanes);
-  /// Maps `original` to `value`, which every lane holds.
-  void mapScalar(mlir::Value original, mlir::Value value) {
-    values.map(original, value);
-  }
 
   /// Emits `op` for the subgroup's lanes; failure where it cannot, having
   /// emitted part of it (the caller drops all that was emitted).

@@ -13,6 +13,7 @@
 #include "lowering/Passes.h"
 #include "lowering/checks/VendorOps.h"
 #include "lowering/device/DeviceBinaries.h"
+#include "lowering/host/HostKernels.h"
 #include "lowering/runtime/GpuRuntimeToLLVM.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -125,6 +126,21 @@ public:
     for (auto binary :
          llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>()))
       binary.erase();
+
+    // The loop annotation an scf.for carried reaches its latch branch as a
+    // discardable attribute (scf-to-cf, then cf-to-llvm); LLVM IR's
+    // translation reads the branch's own.
+    module.walk([](Operation *op) {
+      auto annotation =
+          op->getAttrOfType<LLVM::LoopAnnotationAttr>(kLoopAnnotationAttrName);
+      if (!annotation)
+        return;
+      if (auto branch = dyn_cast<LLVM::BrOp>(op))
+        branch.setLoopAnnotationAttr(annotation);
+      else if (auto branch = dyn_cast<LLVM::CondBrOp>(op))
+        branch.setLoopAnnotationAttr(annotation);
+      op->removeAttr(kLoopAnnotationAttrName);
+    });
   }
 };
 
