@@ -23,6 +23,35 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // Every block of a kernel known to have 64 threads in x runs on
+    // subgroups: only that way is compiled (the block function below).
+    // CHECK:       gpu.func @known_whole({{.*}}gpu_runner.subgroup_vectors
+    gpu.func @known_whole(%out: memref<?xi32>) kernel
+        attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %tid = gpu.thread_id x
+      %v = memref.load %out[%tid] : memref<?xi32>
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %s, %ok = gpu.shuffle xor %v, %c1, %c32 : i32
+      memref.store %s, %out[%tid] : memref<?xi32>
+      gpu.return
+    }
+
+    // None of one known to have 48: only the loops over threads.
+    // CHECK:       gpu.func @known_partial(
+    // CHECK-NOT:     gpu_runner.subgroup_vectors
+    // CHECK-SAME:    {{\} \{$}}
+    gpu.func @known_partial(%out: memref<?xi32>) kernel
+        attributes {known_block_size = array<i32: 48, 1, 1>} {
+      %tid = gpu.thread_id x
+      %v = memref.load %out[%tid] : memref<?xi32>
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %s, %ok = gpu.shuffle xor %v, %c1, %c32 : i32
+      memref.store %s, %out[%tid] : memref<?xi32>
+      gpu.return
+    }
+
     // A loop whose condition differs between the threads has no form on
     // vectors here: loops over the threads, cut at the shuffle.
     // CHECK:       gpu.func @lane_while(
@@ -72,3 +101,10 @@ module attributes {gpu.container_module} {
 // CHECK:           memref.alloca
 // CHECK:           scf.for
 // CHECK-LABEL: func.func private @__gpu_runner_kernels_butterfly_entry(
+
+// CHECK-LABEL: func.func private @__gpu_runner_kernels_known_whole_block(
+// CHECK-NOT:     arith.remui
+// CHECK-NOT:     memref.alloca
+// CHECK:         vector.shuffle
+// CHECK-NOT:     memref.alloca
+// CHECK-LABEL: func.func private @__gpu_runner_kernels_known_whole_entry(

@@ -789,8 +789,21 @@ bool BarrierSplitter::canSplit() {
 }
 
 bool BarrierSplitter::emit(OpBuilder &b, const IRMapping &blockArguments,
-                           ValueRange blockSize) {
-  if (subgroupCuts) {
+                           ValueRange blockSize,
+                           std::optional<bool> wholeSubgroups) {
+  if (subgroupCuts && wholeSubgroups == true) {
+    // Only the loops over subgroups, unless a piece cannot run so: the
+    // block function's first op is where a failed emission started.
+    Block *body = b.getInsertionBlock();
+    Operation *last = body->empty() ? nullptr : &body->back();
+    if (succeeded(PieceEmitter(*subgroupCuts, /*subgroups=*/true)
+                      .emit(b, blockArguments, blockSize)))
+      return true;
+    while (!body->empty() && &body->back() != last)
+      body->back().erase();
+    b.setInsertionPointToEnd(body);
+  }
+  if (subgroupCuts && !wholeSubgroups) {
     // Subgroups within a row of the block: its size in x a multiple of
     // theirs. Otherwise, or where a piece cannot run on vectors, loops
     // over the threads.

@@ -44,6 +44,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <memory>
+#include <optional>
 
 namespace gpu_runner {
 
@@ -81,9 +82,11 @@ public:
   /// thread ids to its value in the block function; `blockSize` holds the
   /// block's size in x, y and z. Call only if canSplit(). True if blocks
   /// whose size in x is a multiple of the subgroup size run on a
-  /// subgroup's lanes.
+  /// subgroup's lanes. `wholeSubgroups` says, where it is known before the
+  /// run, whether every block's size in x is such a multiple, so that only
+  /// the way those blocks run is compiled.
   bool emit(mlir::OpBuilder &b, const mlir::IRMapping &blockArguments,
-            mlir::ValueRange blockSize);
+            mlir::ValueRange blockSize, std::optional<bool> wholeSubgroups);
 
 private:
   /// Where canSplit() cut the kernel (KernelCuts.h), which emit() reads:

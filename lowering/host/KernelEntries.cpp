@@ -24,6 +24,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -99,6 +100,7 @@ public:
 
 private:
   BlockMode chooseBlockMode(func::FuncOp thread, BarrierSplitter &splitter);
+  std::optional<bool> launchesWholeSubgroups(gpu::GPUFuncOp kernel);
   FailureOr<WorkgroupLayout> layOutWorkgroupMemory(gpu::GPUFuncOp kernel);
   func::FuncOp createBlockFunction(gpu::GPUFuncOp kernel, func::FuncOp thread,
                                    const WorkgroupLayout &layout,
@@ -130,6 +132,36 @@ BlockMode KernelEntryBuilder::chooseBlockMode(func::FuncOp thread,
   // Without fibers, the block goes on after a failed thread by starting its
   // loops again at the next thread.
   return asserts ? BlockMode::ResumableLoops : BlockMode::Loops;
+}
+
+/// Whether every block `kernel` runs has a size in x that is a multiple of
+/// the subgroup size (true), none has (false), or either may: from its
+/// known_block_size, else from its launches in the host module, where each
+/// gives the size as a constant. Launches with --launch are there too.
+std::optional<bool>
+KernelEntryBuilder::launchesWholeSubgroups(gpu::GPUFuncOp kernel) {
+  if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize())
+    return (*known)[0] % kHostSubgroupSize == 0;
+  StringRef moduleName = module.getDeviceModule().getName();
+  std::optional<bool> whole;
+  bool mixed = false;
+  module.getHostModule().walk([&](gpu::LaunchFuncOp launch) {
+    if (launch.getKernelModuleName() != moduleName ||
+        launch.getKernelName() != kernel.getName())
+      return WalkResult::advance();
+    APInt size;
+    if (!matchPattern(launch.getBlockSizeX(), m_ConstantInt(&size))) {
+      mixed = true;
+      return WalkResult::interrupt();
+    }
+    bool launchWhole = size.getZExtValue() % kHostSubgroupSize == 0;
+    mixed = whole && *whole != launchWhole;
+    whole = launchWhole;
+    return mixed ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (mixed)
+    return std::nullopt;
+  return whole;
 }
 
 FailureOr<WorkgroupLayout>
@@ -234,7 +266,7 @@ func::FuncOp KernelEntryBuilder::createBlockFunction(
     for (unsigned i = 0; i < kernelInputs.size(); ++i)
       map.map(thread.getArgument(firstInput + i),
               blockEntry->getArgument(1 + i));
-    onLanes = splitter.emit(b, map, blockSize);
+    onLanes = splitter.emit(b, map, blockSize, launchesWholeSubgroups(kernel));
     break;
   }
   case BlockMode::Fibers: {
