@@ -54,10 +54,10 @@ Value createZeros(OpBuilder &b, Location loc, Type type) {
 
 } // namespace
 
-SubgroupLanes::SubgroupLanes(const KernelCuts &cuts, const IRMapping &map,
+SubgroupLanes::SubgroupLanes(const KernelCuts &cuts, IRMapping map,
                              Value blockSizeX,
                              std::function<Value(Type)> getScratch)
-    : cuts(cuts), values(map), getScratch(std::move(getScratch)) {
+    : cuts(cuts), values(std::move(map)), getScratch(std::move(getScratch)) {
   multiples.insert(blockSizeX);
 }
 
@@ -74,8 +74,8 @@ void SubgroupLanes::setThreadIds(OpBuilder &b, Location loc, Value x0, Value y,
   values.map(thread.getArgument(3), z);
 }
 
-void SubgroupLanes::mapLanes(Value original, Value emitted) {
-  mapResult(original, emitted, /*asLanes=*/true);
+void SubgroupLanes::mapLanes(Value original, Value vector) {
+  mapResult(original, vector, /*asLanes=*/true);
 }
 
 void SubgroupLanes::mapResult(Value original, Value emitted, bool asLanes) {

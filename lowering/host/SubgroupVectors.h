@@ -48,7 +48,7 @@ public:
   /// size in x, a multiple of the subgroup size. `getScratch(type)` gives a
   /// memref<32 x type> on the block function's stack, for the shuffles
   /// whose source lanes are not constants.
-  SubgroupLanes(const KernelCuts &cuts, const mlir::IRMapping &map,
+  SubgroupLanes(const KernelCuts &cuts, mlir::IRMapping map,
                 mlir::Value blockSizeX,
                 std::function<mlir::Value(mlir::Type)> getScratch);
 
@@ -56,8 +56,8 @@ public:
   /// multiple of the subgroup size.
   void setThreadIds(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x0,
                     mlir::Value y, mlir::Value z);
-  /// Maps `original` to `lanes`, a vector of the subgroup's values of it.
-  void mapLanes(mlir::Value original, mlir::Value lanes);
+  /// Maps `original` to `vector`, the subgroup's values of it.
+  void mapLanes(mlir::Value original, mlir::Value vector);
 
   /// Emits `op` for the subgroup's lanes; failure where it cannot, having
   /// emitted part of it (the caller drops all that was emitted).
