@@ -109,6 +109,19 @@ Value SubgroupLanes::laneConstant(OpBuilder &b, Location loc, Type elementType,
                                    DenseElementsAttr::get(type, elements));
 }
 
+Value SubgroupLanes::allLanes(OpBuilder &b, Location loc) {
+  return laneConstant(b, loc, b.getI1Type(), [](int64_t) { return 1; });
+}
+
+/// What `indices` are for the subgroup, into `emitted`; how many differ
+/// between the lanes.
+unsigned SubgroupLanes::lookupIndices(ValueRange indices,
+                                      SmallVectorImpl<Value> &emitted) const {
+  for (Value index : indices)
+    emitted.push_back(lookup(index));
+  return llvm::count_if(emitted, [&](Value v) { return isLanes(v); });
+}
+
 Value SubgroupLanes::anyLane(OpBuilder &b, Location loc, Value laneMask) {
   return vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
                                      laneMask);
@@ -400,10 +413,7 @@ LogicalResult SubgroupLanes::emitLoad(Operation *op, OpBuilder &b) {
   Location loc = op->getLoc();
   Value memref = lookup(load.getMemref());
   SmallVector<Value> indices;
-  for (Value index : load.getIndices())
-    indices.push_back(lookup(index));
-  unsigned perLane =
-      llvm::count_if(indices, [&](Value v) { return isLanes(v); });
+  unsigned perLane = lookupIndices(load.getIndices(), indices);
   if (isLanes(memref) || !isScalarType(load.getType()))
     return failure();
   if (perLane == 0) {
@@ -427,9 +437,7 @@ LogicalResult SubgroupLanes::emitLoad(Operation *op, OpBuilder &b) {
       loaded = vector::LoadOp::create(b, loc, lanesType, memref, indices);
   } else {
     indices.back() = arith::ConstantIndexOp::create(b, loc, 0);
-    Value active =
-        mask ? mask
-             : laneConstant(b, loc, b.getI1Type(), [](int64_t) { return 1; });
+    Value active = mask ? mask : allLanes(b, loc);
     loaded = vector::GatherOp::create(b, loc, lanesType, memref, indices, last,
                                       active, createZeros(b, loc, lanesType));
   }
@@ -447,10 +455,7 @@ LogicalResult SubgroupLanes::emitStore(Operation *op, OpBuilder &b) {
   Value memref = lookup(store.getMemref());
   Value value = lookup(store.getValueToStore());
   SmallVector<Value> indices;
-  for (Value index : store.getIndices())
-    indices.push_back(lookup(index));
-  unsigned perLane =
-      llvm::count_if(indices, [&](Value v) { return isLanes(v); });
+  unsigned perLane = lookupIndices(store.getIndices(), indices);
   if (isLanes(memref) || !isScalarType(store.getValueToStore().getType()))
     return failure();
   if (perLane == 0 && !isLanes(value)) {
@@ -584,7 +589,7 @@ LogicalResult SubgroupLanes::emitExchange(Operation *op, OpBuilder &b) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   vector::StoreOp::create(b, loc, own, scratch, ValueRange{zero});
   Value at = arith::AndIOp::create(b, loc, source, broadcast(b, loc, lastLane));
-  Value all = laneConstant(b, loc, b.getI1Type(), [](int64_t) { return 1; });
+  Value all = allLanes(b, loc);
   Value moved =
       vector::GatherOp::create(b, loc, lanesType, scratch, ValueRange{zero}, at,
                                all, createZeros(b, loc, lanesType));
@@ -688,7 +693,7 @@ LogicalResult SubgroupLanes::emitIf(Operation *op, OpBuilder &b) {
 
   if (llvm::any_of(*types, [](Type type) { return !isa<VectorType>(type); }))
     return failure();
-  Value all = laneConstant(b, loc, b.getI1Type(), [](int64_t) { return 1; });
+  Value all = allLanes(b, loc);
   auto side = [&](Block *block, Value taken) -> FailureOr<scf::IfOp> {
     Value sideMask =
         mask ? arith::AndIOp::create(b, loc, mask, taken).getResult() : taken;

@@ -79,8 +79,11 @@ private:
   mlir::Value laneConstant(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Type elementType,
                            llvm::function_ref<int64_t(int64_t)> lane);
+  mlir::Value allLanes(mlir::OpBuilder &b, mlir::Location loc);
   mlir::Value anyLane(mlir::OpBuilder &b, mlir::Location loc,
                       mlir::Value laneMask);
+  unsigned lookupIndices(mlir::ValueRange indices,
+                         llvm::SmallVectorImpl<mlir::Value> &emitted) const;
   void mapResult(mlir::Value original, mlir::Value emitted, bool asLanes);
 
   mlir::LogicalResult emitPure(mlir::Operation *op, mlir::OpBuilder &b);
