@@ -52,6 +52,28 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // A loop whose body adds up loads that every lane makes alike carries a
+    // scalar, not a vector of the lanes' (the block function below).
+    // CHECK:       gpu.func @uniform_sum({{.*}}gpu_runner.subgroup_vectors
+    gpu.func @uniform_sum(%in: memref<?xi32>, %out: memref<?xi32>, %n: index) kernel
+        attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %zero = arith.constant 0 : i32
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {
+        %sum = scf.for %i = %c0 to %n step %c1 iter_args(%s = %zero) -> i32 {
+          %v = memref.load %in[%i] : memref<?xi32>
+          %t = arith.addi %s, %v : i32
+          scf.yield %t : i32
+        }
+        memref.store %sum, %out[%c0] : memref<?xi32>
+      }
+      gpu.barrier
+      gpu.return
+    }
+
     // A loop whose condition differs between the threads has no form on
     // vectors here: loops over the threads, cut at the shuffle.
     // CHECK:       gpu.func @lane_while(
@@ -108,3 +130,7 @@ module attributes {gpu.container_module} {
 // CHECK:         vector.shuffle
 // CHECK-NOT:     memref.alloca
 // CHECK-LABEL: func.func private @__gpu_runner_kernels_known_whole_entry(
+
+// CHECK-LABEL: func.func private @__gpu_runner_kernels_uniform_sum_block(
+// CHECK:         scf.for {{.*}} iter_args({{.*}}) -> (i32)
+// CHECK-LABEL: func.func private @__gpu_runner_kernels_uniform_sum_entry(

@@ -729,8 +729,12 @@ LogicalResult SubgroupLanes::emitIf(Operation *op, OpBuilder &b) {
   return success();
 }
 
-/// A loop whose bounds are the same in every lane, carrying vectors of the
-/// lanes' values where they differ.
+/// A loop whose bounds are the same in every lane. What it carries stays a
+/// scalar unless the body makes it differ between the lanes: the loop is
+/// emitted carrying as vectors only what starts as one, and again with
+/// what its body made one, until it agrees. An accumulator of loads at
+/// uniform addresses (gpu.all_reduce's pass over workgroup memory) then
+/// stays a scalar, which LLVM vectorizes as a reduction.
 LogicalResult SubgroupLanes::emitFor(Operation *op, OpBuilder &b) {
   auto loop = cast<scf::ForOp>(op);
   Location loc = op->getLoc();
@@ -741,36 +745,74 @@ LogicalResult SubgroupLanes::emitFor(Operation *op, OpBuilder &b) {
     return failure();
   if (isLanes(lower))
     return emitLaneLoop(op, b);
-  FailureOr<SmallVector<Type>> types = getResultTypes(loop.getResults());
-  if (failed(types))
-    return failure();
-  SmallVector<Value> inits;
-  for (auto [init, type] : llvm::zip_equal(loop.getInitArgs(), *types)) {
-    FailureOr<Value> converted = convert(b, loc, init, type);
-    if (failed(converted))
+  SmallVector<bool> asLanes;
+  for (Value init : loop.getInitArgs())
+    asLanes.push_back(isLanes(lookup(init)));
+  for (size_t attempt = 0; attempt <= asLanes.size(); ++attempt) {
+    SmallVector<Value> inits;
+    for (auto [init, vector] : llvm::zip_equal(loop.getInitArgs(), asLanes)) {
+      if (vector && !isScalarType(init.getType()))
+        return failure();
+      inits.push_back(vector ? broadcast(b, loc, lookup(init)) : lookup(init));
+    }
+    bool emitted = true;
+    SmallVector<size_t> widened;
+    auto newLoop = scf::ForOp::create(
+        b, loc, lower, upper, step, inits,
+        [&](OpBuilder &nb, Location, Value iv, ValueRange args) {
+          values.map(loop.getInductionVar(), iv);
+          for (auto [arg, value, vector] :
+               llvm::zip_equal(loop.getRegionIterArgs(), args, asLanes))
+            mapResult(arg, value, vector);
+          for (Operation &nested : loop.getBody()->without_terminator())
+            if (emitted && failed(emit(&nested, nb)))
+              emitted = false;
+          SmallVector<Value> yielded;
+          for (auto [i, operand] : llvm::enumerate(
+                   loop.getBody()->getTerminator()->getOperands())) {
+            Value value = emitted ? lookup(operand) : Value();
+            if (value && !asLanes[i] && isLanes(value))
+              widened.push_back(i);
+            yielded.push_back(value && asLanes[i] ? broadcast(nb, loc, value)
+                                                  : value);
+          }
+          bool agreed = emitted && widened.empty();
+          scf::YieldOp::create(nb, loc, agreed ? ValueRange(yielded) : args);
+        },
+        loop.getUnsignedCmp());
+    if (!emitted)
       return failure();
-    inits.push_back(*converted);
+    if (widened.empty()) {
+      for (auto [result, value, vector] :
+           llvm::zip_equal(loop.getResults(), newLoop.getResults(), asLanes))
+        mapResult(result, value, vector);
+      return success();
+    }
+    for (size_t i : widened)
+      asLanes[i] = true;
+    forget(newLoop);
+    newLoop.erase();
   }
-  bool emitted = true;
-  auto newLoop = scf::ForOp::create(
-      b, loc, lower, upper, step, inits,
-      [&](OpBuilder &nb, Location, Value iv, ValueRange args) {
-        values.map(loop.getInductionVar(), iv);
-        for (auto [arg, value] :
-             llvm::zip_equal(loop.getRegionIterArgs(), args))
-          mapResult(arg, value, value.getType() != arg.getType());
-        FailureOr<SmallVector<Value>> yielded =
-            emitRegion(*loop.getBody(), nb, *types);
-        emitted = succeeded(yielded);
-        scf::YieldOp::create(nb, loc, emitted ? ValueRange(*yielded) : args);
-      },
-      loop.getUnsignedCmp());
-  if (!emitted)
-    return failure();
-  for (auto [result, value] :
-       llvm::zip_equal(loop.getResults(), newLoop.getResults()))
-    mapResult(result, value, value.getType() != result.getType());
-  return success();
+  return failure();
+}
+
+/// Drops what is known of the values `op` defines, which is about to be
+/// erased (an erased value's storage may be a later one's).
+void SubgroupLanes::forget(Operation *op) {
+  auto drop = [&](Value value) {
+    lanes.erase(value);
+    firstLane.erase(value);
+    anyOf.erase(value);
+    multiples.erase(value);
+  };
+  op->walk([&](Operation *nested) {
+    for (Value result : nested->getResults())
+      drop(result);
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        for (Value argument : block.getArguments())
+          drop(argument);
+  });
 }
 
 /// A loop whose lower bound differs between the lanes (a grid-stride

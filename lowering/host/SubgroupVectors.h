@@ -89,6 +89,7 @@ private:
   mlir::LogicalResult emitPure(mlir::Operation *op, mlir::OpBuilder &b);
   mlir::LogicalResult emitLaneByLane(mlir::Operation *op, mlir::OpBuilder &b);
   mlir::LogicalResult emitLaneLoop(mlir::Operation *op, mlir::OpBuilder &b);
+  void forget(mlir::Operation *op);
   bool emitConsecutive(mlir::Operation *op, mlir::OpBuilder &b);
   mlir::LogicalResult emitLoad(mlir::Operation *op, mlir::OpBuilder &b);
   mlir::LogicalResult emitStore(mlir::Operation *op, mlir::OpBuilder &b);
