@@ -664,16 +664,9 @@ void PieceEmitter::emitSyncOp(Operation *op, OpBuilder &b, IRMapping &map) {
     return;
   }
 
-  // A branch's region into the new branch's: scf.if's builder may leave a
-  // terminator in each block, which ours replaces; scf.index_switch's
-  // leaves its regions empty.
+  // A branch's region into the new branch's.
   auto fillBranch = [&](Region &from, Region &to) {
-    if (to.empty())
-      to.emplaceBlock();
-    Block &block = to.front();
-    if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
-      block.back().erase();
-    OpBuilder nb = OpBuilder::atBlockEnd(&block);
+    OpBuilder nb = OpBuilder::atBlockEnd(&getEmptyBranchBlock(to));
     emitRegion(from.front(), nb, op->getResults());
   };
   SmallVector<Type> uniformTypes;

@@ -77,6 +77,18 @@ struct KernelCuts {
   llvm::DenseSet<mlir::Value> recomputed;
 };
 
+/// The one block of a branch region an emission fills, emptied of the
+/// terminator an op's builder may have left there (scf.if's does;
+/// scf.index_switch's leaves its regions without blocks).
+inline mlir::Block &getEmptyBranchBlock(mlir::Region &region) {
+  if (region.empty())
+    region.emplaceBlock();
+  mlir::Block &block = region.front();
+  if (!block.empty() && block.back().hasTrait<mlir::OpTrait::IsTerminator>())
+    block.back().erase();
+  return block;
+}
+
 /// Fills `cuts` for its thread function; false if the kernel cannot be
 /// split (BarrierSplitter::canSplit). `synchronizing` names the functions
 /// that reach barriers or shuffles.

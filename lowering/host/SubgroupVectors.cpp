@@ -657,12 +657,7 @@ LogicalResult SubgroupLanes::emitIf(Operation *op, OpBuilder &b) {
 
   // Fills `region` of a new scf.if with `from`'s ops (or none) and a yield.
   auto fill = [&](Region &region, Block *from) -> LogicalResult {
-    if (region.empty())
-      region.emplaceBlock();
-    Block &block = region.front();
-    if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
-      block.back().erase();
-    OpBuilder nb = OpBuilder::atBlockEnd(&block);
+    OpBuilder nb = OpBuilder::atBlockEnd(&getEmptyBranchBlock(region));
     SmallVector<Value> yielded;
     if (from) {
       FailureOr<SmallVector<Value>> results = emitRegion(*from, nb, *types);
@@ -693,7 +688,6 @@ LogicalResult SubgroupLanes::emitIf(Operation *op, OpBuilder &b) {
 
   if (llvm::any_of(*types, [](Type type) { return !isa<VectorType>(type); }))
     return failure();
-  Value all = allLanes(b, loc);
   auto side = [&](Block *block, Value taken) -> FailureOr<scf::IfOp> {
     Value sideMask =
         mask ? arith::AndIOp::create(b, loc, mask, taken).getResult() : taken;
@@ -717,7 +711,8 @@ LogicalResult SubgroupLanes::emitIf(Operation *op, OpBuilder &b) {
   if (!hasElse)
     return success();
   FailureOr<scf::IfOp> elseSide =
-      side(branch.elseBlock(), arith::XOrIOp::create(b, loc, condition, all));
+      side(branch.elseBlock(),
+           arith::XOrIOp::create(b, loc, condition, allLanes(b, loc)));
   if (failed(elseSide))
     return failure();
   SmallVector<Value> chosen;
