@@ -9,8 +9,10 @@
 
 #include "wrappers/host/HostCopies.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
+#include <thread>
 
 namespace gpu_runner {
 
@@ -143,6 +145,48 @@ void forEachOuterIndex(const std::vector<int64_t> &sizes,
   }
 }
 
+/// The parts of a copy or fill that runs on a ParallelRunner's threads:
+/// a multiple of 64 bytes, so that every part of a fill starts on an
+/// element.
+constexpr uint64_t kPartBytes = uint64_t(1) << 20;
+
+bool inParts(uint64_t bytes, const ParallelRunner *pool) {
+  return pool && bytes >= kParallelCopyBytes &&
+         std::thread::hardware_concurrency() > 1;
+}
+
+int64_t partCount(uint64_t bytes) {
+  return static_cast<int64_t>((bytes + kPartBytes - 1) / kPartBytes);
+}
+
+struct CopyInParts {
+  char *dst;
+  const char *src;
+  uint64_t bytes;
+
+  static void run(void *context, int64_t part) {
+    const auto &copy = *static_cast<const CopyInParts *>(context);
+    uint64_t offset = static_cast<uint64_t>(part) * kPartBytes;
+    std::memcpy(copy.dst + offset, copy.src + offset,
+                std::min(kPartBytes, copy.bytes - offset));
+  }
+};
+
+struct FillInParts {
+  char *dst;
+  uint64_t value;
+  int64_t elementSizeBytes;
+  uint64_t bytes;
+
+  static void run(void *context, int64_t part) {
+    const auto &fill = *static_cast<const FillInParts *>(context);
+    uint64_t offset = static_cast<uint64_t>(part) * kPartBytes;
+    uint64_t partBytes = std::min(kPartBytes, fill.bytes - offset);
+    fillElements(fill.dst + offset, fill.value, fill.elementSizeBytes,
+                 partBytes / static_cast<uint64_t>(fill.elementSizeBytes));
+  }
+};
+
 } // namespace
 
 void runStridedCopy(const StridedCopyPlan &plan) {
@@ -214,23 +258,31 @@ void forEachFillRun(const StridedFillPlan &plan,
                     });
 }
 
-void copyBytes(void *dst, const void *src, uint64_t bytes) {
+void copyBytes(void *dst, const void *src, uint64_t bytes,
+               ParallelRunner *pool) {
   if (bytes == 0 || dst == src)
     return;
   uintptr_t d = reinterpret_cast<uintptr_t>(dst);
   uintptr_t s = reinterpret_cast<uintptr_t>(src);
   bool overlap = d < s ? s - d < bytes : d - s < bytes;
   if (overlap)
-    std::memmove(dst, src, bytes);
-  else
-    std::memcpy(dst, src, bytes);
+    return (void)std::memmove(dst, src, bytes);
+  if (!inParts(bytes, pool))
+    return (void)std::memcpy(dst, src, bytes);
+  CopyInParts copy{static_cast<char *>(dst), static_cast<const char *>(src),
+                   bytes};
+  pool->runParallel(partCount(bytes), &CopyInParts::run, &copy);
 }
 
 void fillElements(void *dst, uint64_t value, int64_t elementSizeBytes,
-                  uint64_t count) {
+                  uint64_t count, ParallelRunner *pool) {
   if (count == 0)
     return;
   const uint64_t bytes = count * static_cast<uint64_t>(elementSizeBytes);
+  if (inParts(bytes, pool)) {
+    FillInParts fill{static_cast<char *>(dst), value, elementSizeBytes, bytes};
+    return pool->runParallel(partCount(bytes), &FillInParts::run, &fill);
+  }
   unsigned char element[8];
   elementBytes(value, elementSizeBytes, element);
   bool uniform = true;

@@ -311,9 +311,13 @@ void stopGridAfterAssertion() {
 //===----------------------------------------------------------------------===//
 
 struct KernelExecutor::Grid {
+  /// The launch whose blocks the grid runs; null for runParallel's loop,
+  /// whose indices `body` runs.
   const KernelLaunch *launch = nullptr;
   void *args = nullptr;
   const char *loc = nullptr;
+  void (*body)(void *, int64_t) = nullptr;
+  void *context = nullptr;
   int64_t blockCount = 0;
   /// The next block index to hand out; past blockCount once all are taken.
   std::atomic<int64_t> next{0};
@@ -383,6 +387,48 @@ void KernelExecutor::runBlocks(Grid &grid, BlockRunner &runner) {
     reportFatalError(grid.loc, margin.message());
 }
 
+void KernelExecutor::runParts(Grid &grid) {
+  while (true) {
+    int64_t first = grid.next.fetch_add(grid.chunk, std::memory_order_relaxed);
+    if (first >= grid.blockCount)
+      return;
+    int64_t last = std::min(first + grid.chunk, grid.blockCount);
+    for (int64_t index = first; index < last; ++index)
+      grid.body(grid.context, index);
+  }
+}
+
+void KernelExecutor::join(Grid &grid, std::unique_lock<std::mutex> &lock) {
+  ++grid.participants;
+  if (grid.launch) {
+    BlockRunner *runner = borrowRunner();
+    lock.unlock();
+    runBlocks(grid, *runner);
+    lock.lock();
+    idleRunners.push_back(runner);
+  } else {
+    lock.unlock();
+    runParts(grid);
+    lock.lock();
+  }
+  if (--grid.participants == 0)
+    left.notify_all();
+}
+
+void KernelExecutor::runShared(Grid &grid, std::unique_lock<std::mutex> &lock) {
+  bool shared = grid.blockCount > 1;
+  if (shared) {
+    startWorkers();
+    grids.push_back(&grid);
+    wake.notify_all();
+  }
+  join(grid, lock);
+  if (shared) {
+    grids.erase(std::find(grids.begin(), grids.end(), &grid));
+    left.wait(lock, [&] { return grid.participants == 0; });
+  }
+}
+
 void KernelExecutor::workerLoop() {
   std::unique_lock<std::mutex> lock(mutex);
   while (true) {
@@ -398,14 +444,7 @@ void KernelExecutor::workerLoop() {
     });
     if (!grid)
       return;
-    ++grid->participants;
-    BlockRunner *runner = borrowRunner();
-    lock.unlock();
-    runBlocks(*grid, *runner);
-    lock.lock();
-    idleRunners.push_back(runner);
-    if (--grid->participants == 0)
-      left.notify_all();
+    join(*grid, lock);
   }
 }
 
@@ -416,27 +455,22 @@ void KernelExecutor::runGrid(const KernelLaunch &launch, void *args,
   grid.args = args;
   grid.loc = loc;
   grid.blockCount = launch.blockCount();
-  grid.participants = 1;
   int64_t threads = std::max(1u, std::thread::hardware_concurrency());
   grid.chunk = std::max<int64_t>(1, grid.blockCount / (threads * 16));
-
   std::unique_lock<std::mutex> lock(mutex);
-  BlockRunner *runner = borrowRunner();
-  bool shared = grid.blockCount > 1;
-  if (shared) {
-    startWorkers();
-    grids.push_back(&grid);
-    wake.notify_all();
-  }
-  lock.unlock();
-  runBlocks(grid, *runner);
-  lock.lock();
-  idleRunners.push_back(runner);
-  if (shared) {
-    grids.erase(std::find(grids.begin(), grids.end(), &grid));
-    --grid.participants;
-    left.wait(lock, [&] { return grid.participants == 0; });
-  }
+  runShared(grid, lock);
+}
+
+void KernelExecutor::runParallel(int64_t count, void (*body)(void *, int64_t),
+                                 void *context) {
+  if (count <= 0)
+    return;
+  Grid grid;
+  grid.body = body;
+  grid.context = context;
+  grid.blockCount = count;
+  std::unique_lock<std::mutex> lock(mutex);
+  runShared(grid, lock);
 }
 
 void KernelExecutor::shutdown() {

@@ -18,6 +18,7 @@
 #include "wrappers/HostKernelAbi.h"
 #include "wrappers/common/RuntimeError.h"
 #include "wrappers/host/Fibers.h"
+#include "wrappers/host/HostCopies.h"
 #include "wrappers/host/WorkgroupChecks.h"
 #include "wrappers/host/WorkgroupMemory.h"
 
@@ -140,7 +141,7 @@ void stopGridAfterAssertion();
 /// Runs grids on a pool of worker threads, one per hardware thread, started
 /// at the first grid with more than one block. Several grids (from several
 /// streams) may run at once; each takes blocks from an atomic counter.
-class KernelExecutor {
+class KernelExecutor final : public ParallelRunner {
 public:
   KernelExecutor();
   /// Joins the workers (see shutdown).
@@ -154,6 +155,12 @@ public:
   /// launch's, if it has none), at once, on whatever thread found it: other
   /// blocks may wait for it forever, as they would on a GPU.
   void runGrid(const KernelLaunch &launch, void *args, const char *loc);
+
+  /// Runs `body(context, index)` for every index in [0, count), on the
+  /// calling thread and the pool's workers, in no guaranteed order, and
+  /// returns once every index has run: work of the device that is not a
+  /// grid, such as the parts of a large copy. `body` must not fail.
+  void runParallel(int64_t count, void (*body)(void *, int64_t), void *context);
 
   /// Joins the workers and frees the block runners. No grid may be running.
   /// The pool starts again at the next grid that needs it.
@@ -173,6 +180,13 @@ private:
   void startWorkers();
   BlockRunner *borrowRunner();
   void runBlocks(Grid &grid, BlockRunner &runner);
+  static void runParts(Grid &grid);
+  /// Takes a share of `grid` on this worker; expects `lock` held, and
+  /// holds it again on return.
+  void join(Grid &grid, std::unique_lock<std::mutex> &lock);
+  /// Runs `grid` on the calling thread and, where it has more than one
+  /// part, the workers; expects `lock` held.
+  void runShared(Grid &grid, std::unique_lock<std::mutex> &lock);
 
   mutable std::mutex mutex;
   /// Workers wait here for a grid with blocks left to take.

@@ -225,7 +225,7 @@ Status HostRuntime::memcpy(void *dst, const void *src, uint64_t bytes,
         if (initcheck)
           checkCopiedBytes(static_cast<char *>(dst),
                            static_cast<const char *>(src), bytes, loc);
-        copyBytes(dst, src, bytes);
+        copyBytes(dst, src, bytes, &kernelExecutor);
         return Status();
       },
       loc);
@@ -266,8 +266,8 @@ Status HostRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
   if (plan.sizes.empty()) // one run, what runStridedCopy would copy
     return streamManager.enqueue(
         stream,
-        [dst = plan.dst, src = plan.src, bytes = plan.runBytes]() {
-          copyBytes(dst, src, bytes);
+        [this, dst = plan.dst, src = plan.src, bytes = plan.runBytes]() {
+          copyBytes(dst, src, bytes, &kernelExecutor);
           return Status();
         },
         loc);
@@ -313,7 +313,7 @@ Status HostRuntime::memset(void *dst, uint64_t value, int64_t elementSizeBytes,
       [this, dst, value, elementSizeBytes, count, bytes, initcheck]() {
         if (initcheck)
           deviceMemory.markWritten(dst, bytes);
-        fillElements(dst, value, elementSizeBytes, count);
+        fillElements(dst, value, elementSizeBytes, count, &kernelExecutor);
         return Status();
       },
       loc);

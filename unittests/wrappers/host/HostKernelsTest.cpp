@@ -376,6 +376,34 @@ TEST_CASE("the blocks of a grid run in parallel", "[kernels]") {
         std::max(2u, std::thread::hardware_concurrency()) - 1);
 }
 
+TEST_CASE("runParallel runs every index once, on several threads at once",
+          "[kernels]") {
+  HostRuntime runtime;
+  // Two indices that wait for each other end only on two threads.
+  Rendezvous rendezvous;
+  runtime.kernels().runParallel(
+      2,
+      [](void *context, int64_t index) {
+        meet(*static_cast<Rendezvous *>(context), index);
+      },
+      &rendezvous);
+  CHECK(rendezvous.met[0].load() == 1);
+  CHECK(rendezvous.met[1].load() == 1);
+
+  std::vector<std::atomic<int>> calls(1000);
+  runtime.kernels().runParallel(
+      static_cast<int64_t>(calls.size()),
+      [](void *context, int64_t index) {
+        ++(*static_cast<std::vector<std::atomic<int>> *>(context))[index];
+      },
+      &calls);
+  for (const std::atomic<int> &count : calls)
+    CHECK(count.load() == 1);
+
+  runtime.kernels().runParallel(
+      0, [](void *, int64_t) { FAIL("no index to run"); }, nullptr);
+}
+
 namespace {
 
 struct StreamMeeting {

@@ -19,6 +19,7 @@
 #include "unittests/wrappers/TestSupport.h"
 
 #include <cstring>
+#include <thread>
 #include <vector>
 
 using namespace gpu_runner;
@@ -74,6 +75,63 @@ TEST_CASE("a copy enqueued after an asynchronous free is a use after free, "
   gate.open();
   REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
   CHECK(runtime.memory().quarantinedBytes() > 0);
+}
+
+TEST_CASE("a large copy or fill runs in parts on the kernels' threads and "
+          "writes every byte of its range, and no other",
+          "[runtime]") {
+  HostRuntime runtime;
+  void *stream = createStream(runtime);
+  // Past the size that goes in parts, and not a whole number of parts.
+  const uint64_t bytes = kParallelCopyBytes + (uint64_t(3) << 20) + 4104;
+  const uint64_t margin = 64;
+  std::vector<unsigned char> host(bytes);
+  for (uint64_t i = 0; i < bytes; ++i)
+    host[i] = static_cast<unsigned char>(i * 131 % 251);
+  auto *device =
+      static_cast<unsigned char *>(allocate(runtime, bytes + 2 * margin));
+  std::memset(device, 0xee, bytes + 2 * margin);
+  REQUIRE_OK(runtime.memcpy(device + margin, host.data(), bytes, stream, kLoc));
+  std::vector<unsigned char> back(bytes + margin, 0xdd);
+  REQUIRE_OK(runtime.memcpy(back.data(), device + margin, bytes, stream, kLoc));
+  REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
+  CHECK(std::memcmp(back.data(), host.data(), bytes) == 0);
+  CHECK(back[bytes] == 0xdd);
+  CHECK(device[margin - 1] == 0xee);
+  CHECK(device[margin + bytes] == 0xee);
+  if (std::thread::hardware_concurrency() > 1)
+    CHECK(runtime.kernels().workerCount() ==
+          std::thread::hardware_concurrency() - 1);
+
+  // Overlapping ranges stay one memmove.
+  REQUIRE_OK(runtime.memcpy(device + 2 * margin, device + margin,
+                            bytes - margin, stream, kLoc));
+  REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
+  CHECK(std::memcmp(device + 2 * margin, host.data(), bytes - margin) == 0);
+
+  // Fills of a pattern whose bytes differ, in parts of whole elements.
+  REQUIRE_OK(
+      runtime.memset(device + margin, 0x1234, 2, bytes / 2, stream, kLoc));
+  REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
+  uint64_t wrong = 0;
+  for (uint64_t i = 0; i < bytes / 2; ++i) {
+    uint16_t element;
+    std::memcpy(&element, device + margin + 2 * i, 2);
+    wrong += element != 0x1234;
+  }
+  CHECK(wrong == 0);
+  CHECK(device[margin - 1] == 0xee);
+  REQUIRE_OK(runtime.memset(device + margin, 0x0102030405060708ULL, 8,
+                            bytes / 8, stream, kLoc));
+  REQUIRE_OK(runtime.synchronizeStream(stream, kLoc));
+  for (uint64_t i = 0; i < bytes / 8; ++i) {
+    uint64_t element;
+    std::memcpy(&element, device + margin + 8 * i, 8);
+    wrong += element != 0x0102030405060708ULL;
+  }
+  CHECK(wrong == 0);
+  CHECK(device[margin + bytes] == 0xee);
+  REQUIRE_OK(runtime.free(device, nullptr, kLoc));
 }
 
 TEST_CASE("GPU binaries and other devices are not supported", "[runtime]") {
