@@ -71,6 +71,10 @@ RUNNER_UTILS = ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"]
 SIDES = ("upstream", "cold", "warm")
 COLD_TARGET = 1.0   # cold / upstream, programs without gpu ops
 WARM_TARGET = 0.3   # warm / cold, every program
+# The second round's: a cold run well under upstream's, and a warm run close
+# to what starting the process costs.
+FAST_COLD_TARGET = 0.7  # cold / upstream, programs without gpu ops
+WARM_START_TARGET = 1.3  # warm / start (--version), every program
 
 # printMemref prints where the memref is; that differs from run to run.
 ADDRESS = re.compile(r"base@ = 0x[0-9a-fA-F]+")
@@ -372,6 +376,19 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
                         (WARM_TARGET, row["program"]),
                         row["warm_over_cold"],
                         row["warm_over_cold"] <= WARM_TARGET))
+    for row in rows:
+        if row["cold_over_upstream"] is not None:
+            targets.append(("cold / upstream <= %.1f, %s" %
+                            (FAST_COLD_TARGET, row["program"]),
+                            row["cold_over_upstream"],
+                            row["cold_over_upstream"] <= FAST_COLD_TARGET))
+    start_ms = median_ms(start)
+    for row in rows:
+        warm_over_start = ratio(row["warm_ms"], start_ms)
+        targets.append(("warm / start <= %.1f, %s" %
+                        (WARM_START_TARGET, row["program"]),
+                        warm_over_start,
+                        warm_over_start <= WARM_START_TARGET))
 
     cpus = os.cpu_count() or 0
     print("jit start-up: gpu-runner-host%s against mlir-opt | mlir-runner "
