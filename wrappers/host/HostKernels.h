@@ -156,11 +156,11 @@ public:
   /// blocks may wait for it forever, as they would on a GPU.
   void runGrid(const KernelLaunch &launch, void *args, const char *loc);
 
-  /// Runs `body(context, index)` for every index in [0, count), on the
-  /// calling thread and the pool's workers, in no guaranteed order, and
-  /// returns once every index has run: work of the device that is not a
-  /// grid, such as the parts of a large copy. `body` must not fail.
-  void runParallel(int64_t count, void (*body)(void *, int64_t), void *context);
+  /// Runs the indices on the calling thread and the pool's workers, as a
+  /// grid's blocks: work of the device that is not a grid, such as the
+  /// parts of a large copy.
+  void runParallel(int64_t count, void (*body)(void *, int64_t),
+                   void *context) override;
 
   /// Joins the workers and frees the block runners. No grid may be running.
   /// The pool starts again at the next grid that needs it.
