@@ -10,8 +10,9 @@ last, on three sides:
   warm      gpu-runner-host on a cache folder that already holds the program
 
 and prints the median of each side and two ratios, cold / upstream and
-warm / cold, with the targets; and the time of gpu-runner-host --version,
-what starting the process costs, which no cache can save.
+warm / cold, with the targets (and warm / start's); and the time of
+gpu-runner-host --version, what starting the process costs, which no cache
+can save.
 
 Before timing, each side runs each program once: all must print the same
 (memref addresses aside), the run on an empty folder must report a compile
@@ -349,6 +350,7 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
                   file=sys.stderr, flush=True)
     load_after = os.getloadavg()[0]
 
+    start_ms = median_ms(start)
     rows = []
     for name, _, gpu, description in programs:
         upstream_ms = median_ms(samples.get((name, "upstream")))
@@ -363,32 +365,17 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
             "warm_ms": warm_ms,
             "cold_over_upstream": ratio(cold_ms, upstream_ms),
             "warm_over_cold": ratio(warm_ms, cold_ms),
+            "warm_over_start": ratio(warm_ms, start_ms),
         })
-    targets = []
-    for row in rows:
-        if row["cold_over_upstream"] is not None:
-            targets.append(("cold / upstream <= %.1f, %s" %
-                            (COLD_TARGET, row["program"]),
-                            row["cold_over_upstream"],
-                            row["cold_over_upstream"] <= COLD_TARGET))
-    for row in rows:
-        targets.append(("warm / cold <= %.1f, %s" %
-                        (WARM_TARGET, row["program"]),
-                        row["warm_over_cold"],
-                        row["warm_over_cold"] <= WARM_TARGET))
-    for row in rows:
-        if row["cold_over_upstream"] is not None:
-            targets.append(("cold / upstream <= %.1f, %s" %
-                            (FAST_COLD_TARGET, row["program"]),
-                            row["cold_over_upstream"],
-                            row["cold_over_upstream"] <= FAST_COLD_TARGET))
-    start_ms = median_ms(start)
-    for row in rows:
-        warm_over_start = ratio(row["warm_ms"], start_ms)
-        targets.append(("warm / start <= %.1f, %s" %
-                        (WARM_START_TARGET, row["program"]),
-                        warm_over_start,
-                        warm_over_start <= WARM_START_TARGET))
+    # (ratio, its name, the target): each for every row that has the ratio.
+    checks = [("cold_over_upstream", "cold / upstream", COLD_TARGET),
+              ("warm_over_cold", "warm / cold", WARM_TARGET),
+              ("cold_over_upstream", "cold / upstream", FAST_COLD_TARGET),
+              ("warm_over_start", "warm / start", WARM_START_TARGET)]
+    targets = [("%s <= %.1f, %s" % (name, target, row["program"]),
+                row[key], row[key] <= target)
+               for key, name, target in checks
+               for row in rows if row[key] is not None]
 
     cpus = os.cpu_count() or 0
     print("jit start-up: gpu-runner-host%s against mlir-opt | mlir-runner "
@@ -411,7 +398,7 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
                number(row["cold_over_upstream"], 14, 3),
                number(row["warm_over_cold"], 10, 3)))
     print("start: %.1f ms for gpu-runner-host --version, starting and ending "
-          "the process, which no cache saves" % median_ms(start))
+          "the process, which no cache saves" % start_ms)
     print()
     print("targets (figures, not tests)")
     for what, measured, met in targets:
@@ -447,7 +434,7 @@ def measure(args, runner, mlir_opt, mlir_runner, libraries, programs, env,
                                     "gpu_ops": gpu, "what": description}
                              for name, file, gpu, description in programs},
                 "rows": rows,
-                "start_ms": median_ms(start),
+                "start_ms": start_ms,
                 "start_runs_ms": [s * 1e3 for s in start],
                 "targets": [{"target": what, "measured": measured,
                              "met": met}
