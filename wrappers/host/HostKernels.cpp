@@ -12,6 +12,7 @@
 #include "wrappers/host/HostKernels.h"
 
 #include "wrappers/common/CheckReports.h"
+#include "wrappers/common/FatalReport.h"
 #include "wrappers/common/FaultHandler.h"
 
 #include <algorithm>
@@ -318,6 +319,10 @@ struct KernelExecutor::Grid {
   const char *loc = nullptr;
   void (*body)(void *, int64_t) = nullptr;
   void *context = nullptr;
+  /// The runtime op that runParallel's caller runs (RunningOpScope): every
+  /// thread runs the indices as part of it, so that a fault there is
+  /// reported at the op.
+  const char *opLoc = nullptr;
   int64_t blockCount = 0;
   /// The next block index to hand out; past blockCount once all are taken.
   std::atomic<int64_t> next{0};
@@ -388,6 +393,7 @@ void KernelExecutor::runBlocks(Grid &grid, BlockRunner &runner) {
 }
 
 void KernelExecutor::runParts(Grid &grid) {
+  RunningOpScope running(grid.opLoc);
   while (true) {
     int64_t first = grid.next.fetch_add(grid.chunk, std::memory_order_relaxed);
     if (first >= grid.blockCount)
@@ -468,6 +474,7 @@ void KernelExecutor::runParallel(int64_t count, void (*body)(void *, int64_t),
   Grid grid;
   grid.body = body;
   grid.context = context;
+  grid.opLoc = runningOpLoc();
   grid.blockCount = count;
   std::unique_lock<std::mutex> lock(mutex);
   runShared(grid, lock);

@@ -16,6 +16,7 @@
 #include "wrappers/host/HostRuntime.h"
 
 #include "wrappers/MgpuAbi.h"
+#include "wrappers/common/FatalReport.h"
 
 #include "unittests/wrappers/TestSupport.h"
 
@@ -23,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -402,6 +404,41 @@ TEST_CASE("runParallel runs every index once, on several threads at once",
 
   runtime.kernels().runParallel(
       0, [](void *, int64_t) { FAIL("no index to run"); }, nullptr);
+}
+
+namespace {
+
+struct OpLocMeeting {
+  Rendezvous rendezvous;
+  const char *seen[2] = {};
+};
+
+} // namespace
+
+TEST_CASE("runParallel's indices run as part of the caller's runtime op, on "
+          "every thread",
+          "[kernels]") {
+  HostRuntime runtime;
+  OpLocMeeting meeting;
+  {
+    RunningOpScope running("gpu.memcpy@big.mlir:7:5");
+    runtime.kernels().runParallel(
+        2,
+        [](void *context, int64_t index) {
+          auto &meeting = *static_cast<OpLocMeeting *>(context);
+          meet(meeting.rendezvous, index);
+          meeting.seen[index] = runningOpLoc();
+        },
+        &meeting);
+  }
+  // Both indices ran at once, so on two threads.
+  REQUIRE(meeting.rendezvous.met[0].load() == 1);
+  REQUIRE(meeting.rendezvous.met[1].load() == 1);
+  for (const char *seen : meeting.seen) {
+    REQUIRE(seen);
+    CHECK(std::string(seen) == "gpu.memcpy@big.mlir:7:5");
+  }
+  CHECK(runningOpLoc() == nullptr);
 }
 
 namespace {
