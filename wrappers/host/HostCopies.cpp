@@ -189,11 +189,11 @@ struct FillInParts {
 
 } // namespace
 
-void runStridedCopy(const StridedCopyPlan &plan) {
+void runStridedCopy(const StridedCopyPlan &plan, ParallelRunner *pool) {
   if (plan.runBytes == 0)
     return;
   if (plan.sizes.empty())
-    return copyBytes(plan.dst, plan.src, plan.runBytes);
+    return copyBytes(plan.dst, plan.src, plan.runBytes, pool);
   uintptr_t dst = reinterpret_cast<uintptr_t>(plan.dst);
   uintptr_t src = reinterpret_cast<uintptr_t>(plan.src);
   int64_t innerSize = plan.sizes.back();
@@ -206,12 +206,13 @@ void runStridedCopy(const StridedCopyPlan &plan) {
                     });
 }
 
-void runStridedFill(const StridedFillPlan &plan, uint64_t value) {
+void runStridedFill(const StridedFillPlan &plan, uint64_t value,
+                    ParallelRunner *pool) {
   if (plan.runElements == 0)
     return;
   if (plan.sizes.empty())
     return fillElements(plan.dst, value, plan.elementSizeBytes,
-                        plan.runElements);
+                        plan.runElements, pool);
   uintptr_t dst = reinterpret_cast<uintptr_t>(plan.dst);
   int64_t innerSize = plan.sizes.back();
   int64_t innerStride = plan.strides.back();

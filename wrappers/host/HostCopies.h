@@ -30,12 +30,15 @@ protected:
   ~ParallelRunner() = default;
 };
 
-/// Executes a plan made by planStridedCopy.
-void runStridedCopy(const StridedCopyPlan &plan);
+/// Executes a plan made by planStridedCopy; a plan of one run is a
+/// copyBytes, in parts on `pool` where it is large.
+void runStridedCopy(const StridedCopyPlan &plan,
+                    ParallelRunner *pool = nullptr);
 
 /// Executes a plan made by planStridedFill; `value` holds the element's bits
 /// in its low bytes.
-void runStridedFill(const StridedFillPlan &plan, uint64_t value);
+void runStridedFill(const StridedFillPlan &plan, uint64_t value,
+                    ParallelRunner *pool = nullptr);
 
 /// Calls `body(dst, src, bytes)` for each contiguous run the plan copies,
 /// in order, without copying: for the checks that look at what a copy

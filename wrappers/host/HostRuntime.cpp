@@ -259,7 +259,7 @@ Status HostRuntime::memcpyStrided(int64_t rank, void *dstDescriptor,
           forEachCopyRun(plan, [&](char *dst, const char *src, uint64_t bytes) {
             checkCopiedBytes(dst, src, bytes, loc);
           });
-          runStridedCopy(plan);
+          runStridedCopy(plan, &kernelExecutor);
           return Status();
         },
         loc);
@@ -338,7 +338,7 @@ Status HostRuntime::memsetStrided(int64_t rank, void *descriptor,
           forEachFillRun(plan, [&](char *dst, uint64_t bytes) {
             deviceMemory.markWritten(dst, bytes);
           });
-        runStridedFill(plan, value);
+        runStridedFill(plan, value, &kernelExecutor);
         return Status();
       },
       loc);
